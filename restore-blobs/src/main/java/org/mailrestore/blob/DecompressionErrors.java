@@ -1,0 +1,56 @@
+package org.mailrestore.blob;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Locale;
+
+/** Turns the I/O errors of a decompressing stream into {@code CORRUPT_COMPRESSION} failures. */
+final class DecompressionErrors extends FilterInputStream {
+
+  private final BlobCompression compression;
+  private final String where;
+
+  DecompressionErrors(InputStream in, BlobCompression compression, String where) {
+    super(in);
+    this.compression = compression;
+    this.where = where;
+  }
+
+  @Override
+  public int read() throws IOException {
+    try {
+      return in.read();
+    } catch (BlobException e) {
+      throw e;
+    } catch (IOException e) {
+      throw translate(e);
+    }
+  }
+
+  @Override
+  public int read(byte[] b, int off, int len) throws IOException {
+    try {
+      return in.read(b, off, len);
+    } catch (BlobException e) {
+      throw e;
+    } catch (IOException e) {
+      throw translate(e);
+    }
+  }
+
+  private IOException translate(IOException e) {
+    if (compression == BlobCompression.NONE) {
+      return new BlobException(
+          BlobException.Reason.IO_ERROR, "reading " + where + " failed: " + e.getMessage(), e);
+    }
+    return new BlobException(
+        BlobException.Reason.CORRUPT_COMPRESSION,
+        where
+            + " is not a valid "
+            + compression.name().toLowerCase(Locale.ROOT)
+            + " stream: "
+            + e.getMessage(),
+        e);
+  }
+}

@@ -1,0 +1,280 @@
+package org.mailrestore.backup;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.mailrestore.blob.BlobSource;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Reads a backup in format v1 from any {@link BackupStorage}. Opening checks the manifest and
+ * refuses other formats and unknown major versions; everything else is read on demand and streamed,
+ * so an account's items are never all in memory.
+ */
+public final class BackupReader implements AutoCloseable {
+
+  private final BackupStorage storage;
+  private final BackupManifest manifest;
+
+  private BackupReader(BackupStorage storage, BackupManifest manifest) {
+    this.storage = storage;
+    this.manifest = manifest;
+  }
+
+  /**
+   * Opens a backup.
+   *
+   * @throws BackupFormatException when there is no readable manifest, or it names another format or
+   *     a major version this reader does not know
+   */
+  public static BackupReader open(BackupStorage storage) {
+    return new BackupReader(storage, readManifest(storage));
+  }
+
+  private static BackupManifest readManifest(BackupStorage storage) {
+    String where = storage.describe() + "/" + BackupLayout.MANIFEST;
+    JsonNode root;
+    try (InputStream in = storage.open(BackupLayout.MANIFEST)) {
+      root = BackupJson.MAPPER.readTree(in);
+    } catch (NoSuchFileException e) {
+      throw new BackupFormatException("not a mailrestore backup: " + where + " does not exist", e);
+    } catch (IOException | JacksonException e) {
+      throw new BackupFormatException("cannot read " + where + ": " + e.getMessage(), e);
+    }
+    if (root == null || !root.isObject()) {
+      throw new BackupFormatException(where + " must hold a JSON object");
+    }
+    String format = text(root, "format");
+    if (!BackupManifest.FORMAT_NAME.equals(format)) {
+      throw new BackupFormatException(
+          where
+              + " names format \""
+              + format
+              + "\"; this reader reads \""
+              + BackupManifest.FORMAT_NAME
+              + "\"");
+    }
+    FormatVersion version;
+    try {
+      version = FormatVersion.parse(text(root, "version"));
+    } catch (IllegalArgumentException e) {
+      throw new BackupFormatException(where + ": " + e.getMessage(), e);
+    }
+    if (!version.isReadable()) {
+      throw new BackupFormatException(
+          "backup "
+              + storage.describe()
+              + " uses format version "
+              + version
+              + ", but this mailrestore reads only version "
+              + FormatVersion.CURRENT.major()
+              + ".x; use a mailrestore release that supports version "
+              + version.major());
+    }
+    Instant createdAt;
+    try {
+      String created = text(root, "createdAt");
+      createdAt = created == null ? null : Instant.parse(created);
+    } catch (DateTimeParseException e) {
+      throw new BackupFormatException(where + ": createdAt is not an ISO-8601 instant", e);
+    }
+    return new BackupManifest(
+        format, version, text(root, "serverId"), createdAt, text(root, "description"));
+  }
+
+  private static String text(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    return value == null || value.isNull() ? null : value.asString();
+  }
+
+  public BackupManifest manifest() {
+    return manifest;
+  }
+
+  public BackupStorage storage() {
+    return storage;
+  }
+
+  /** The backup's blobs, read by digest. */
+  public BlobSource blobs() {
+    return storage.blobSource();
+  }
+
+  public String describe() {
+    return storage.describe();
+  }
+
+  public List<Parsed<Domain>> domains() {
+    return readAll(BackupLayout.DOMAINS, Domain.class);
+  }
+
+  public List<Parsed<ClassOfService>> classesOfService() {
+    return readAll(BackupLayout.COS, ClassOfService.class);
+  }
+
+  public List<Parsed<DistributionList>> distributionLists() {
+    return readAll(BackupLayout.LISTS, DistributionList.class);
+  }
+
+  /** The ids of the accounts in the backup, sorted. Names that cannot be ids are left out. */
+  public List<String> accountIds() {
+    List<String> ids = new ArrayList<>();
+    for (String name : list(BackupLayout.ACCOUNTS)) {
+      if (BackupLayout.isSafeSegment(name)) {
+        ids.add(name);
+      }
+    }
+    return ids;
+  }
+
+  public Parsed<Account> account(String accountId) {
+    String path = BackupLayout.accountFile(accountId);
+    Parsed<Account> parsed = read(path, Account.class);
+    if (parsed instanceof Parsed.Ok<Account>(Account account, String location)) {
+      String problem = checkAccount(accountId, account);
+      if (problem != null) {
+        return new Parsed.Failed<>(location, problem);
+      }
+    }
+    return parsed;
+  }
+
+  private static String checkAccount(String accountId, Account account) {
+    if (!accountId.equals(account.id())) {
+      return "the file's id \""
+          + account.id()
+          + "\" differs from its directory \""
+          + accountId
+          + "\"";
+    }
+    if (account.name() == null || account.name().indexOf('@') <= 0) {
+      return "the account has no valid address in \"name\"";
+    }
+    String domain = account.name().substring(account.name().indexOf('@') + 1);
+    if (account.domain() != null && !account.domain().equalsIgnoreCase(domain)) {
+      return "the account's domain \""
+          + account.domain()
+          + "\" differs from its address "
+          + account.name();
+    }
+    return null;
+  }
+
+  /** Grants on the account's folders; an empty list when the account shares nothing. */
+  public Parsed<List<Grant>> grants(String accountId) {
+    String path = BackupLayout.sharesFile(accountId);
+    try {
+      if (!storage.exists(path)) {
+        return new Parsed.Ok<>(List.of(), path);
+      }
+    } catch (IOException e) {
+      return new Parsed.Failed<>(path, "cannot read: " + e.getMessage());
+    }
+    return switch (read(path, Shares.class)) {
+      case Parsed.Ok<Shares>(Shares shares, String location) ->
+          new Parsed.Ok<>(shares.grants(), location);
+      case Parsed.Failed<Shares>(String location, String reason) ->
+          new Parsed.Failed<>(location, reason);
+    };
+  }
+
+  /** The layout the account's items are stored in, or null when it has no items. */
+  public ItemLayout itemLayout(String accountId) throws IOException {
+    boolean packed = storage.exists(BackupLayout.packedItems(accountId));
+    boolean loose = !storage.list(BackupLayout.looseItemsDir(accountId)).isEmpty();
+    if (packed && loose) {
+      throw new IOException(
+          "account "
+              + accountId
+              + " has both "
+              + BackupLayout.PACKED_ITEMS
+              + " and an "
+              + BackupLayout.LOOSE_ITEMS
+              + "/ directory; a backup must use one form per account");
+    }
+    return packed ? ItemLayout.PACKED : loose ? ItemLayout.LOOSE : null;
+  }
+
+  /**
+   * Streams the item records of an account whose type is in {@code types}. Undecodable records are
+   * always returned, whatever their type, so the caller can report them.
+   *
+   * @throws IOException when the account's item store cannot be opened at all
+   */
+  public ItemStream items(String accountId, Set<ItemType> types) throws IOException {
+    ItemLayout layout = itemLayout(accountId);
+    if (layout == null) {
+      return EmptyItemStream.INSTANCE;
+    }
+    return switch (layout) {
+      case PACKED -> {
+        String path = BackupLayout.packedItems(accountId);
+        yield new PackedItemStream(storage.open(path), path, types);
+      }
+      case LOOSE -> new LooseItemStream(storage, BackupLayout.looseItemsDir(accountId), types);
+    };
+  }
+
+  private List<String> list(String directory) {
+    try {
+      return storage.list(directory);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + storage.describe() + "/" + directory, e);
+    }
+  }
+
+  private <T> List<Parsed<T>> readAll(String directory, Class<T> type) {
+    List<Parsed<T>> result = new ArrayList<>();
+    for (String name : list(directory)) {
+      if (name.endsWith(BackupLayout.JSON)) {
+        result.add(read(directory + "/" + name, type));
+      }
+    }
+    return result;
+  }
+
+  private <T> Parsed<T> read(String path, Class<T> type) {
+    try (InputStream in = storage.open(path)) {
+      T value = BackupJson.MAPPER.readValue(in, type);
+      if (value == null) {
+        return new Parsed.Failed<>(path, "the file is empty");
+      }
+      return new Parsed.Ok<>(value, path);
+    } catch (NoSuchFileException e) {
+      return new Parsed.Failed<>(path, "the file is missing");
+    } catch (JacksonException e) {
+      return new Parsed.Failed<>(path, "malformed JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      return new Parsed.Failed<>(path, "cannot read: " + e.getMessage());
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    storage.close();
+  }
+
+  private enum EmptyItemStream implements ItemStream {
+    INSTANCE;
+
+    @Override
+    public boolean hasNext() {
+      return false;
+    }
+
+    @Override
+    public ItemEntry next() {
+      throw new java.util.NoSuchElementException();
+    }
+
+    @Override
+    public void close() {}
+  }
+}

@@ -1,0 +1,35 @@
+package org.mailrestore.backup;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import org.mailrestore.blob.BlobSource;
+
+/**
+ * Where a backup's files live (a directory, a bucket prefix). Paths are relative to the backup root
+ * and use {@code /}. The format logic in {@link BackupReader} sits on top, so every storage reads
+ * backups the same way.
+ */
+public interface BackupStorage extends AutoCloseable {
+
+  /**
+   * Opens a file.
+   *
+   * @throws java.nio.file.NoSuchFileException when it does not exist
+   */
+  InputStream open(String path) throws IOException;
+
+  boolean exists(String path) throws IOException;
+
+  /** The names of the entries (files and directories) directly under {@code directory}, sorted. */
+  List<String> list(String directory) throws IOException;
+
+  /** The backup's blobs. */
+  BlobSource blobSource();
+
+  /** Where the backup is, for messages (no secrets). */
+  String describe();
+
+  @Override
+  default void close() throws IOException {}
+}

@@ -1,0 +1,11 @@
+package org.mailrestore.backup;
+
+import java.util.Map;
+
+/** A mail domain, from {@code domains/<name>.json}. */
+public record Domain(String name, String status, Map<String, String> attributes) {
+  public Domain {
+    attributes = attributes == null ? Map.of() : Map.copyOf(attributes);
+    status = status == null ? "active" : status;
+  }
+}

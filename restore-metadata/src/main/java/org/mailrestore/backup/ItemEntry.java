@@ -1,0 +1,21 @@
+package org.mailrestore.backup;
+
+/** One item record of an account's item stream: decoded, or why it could not be. */
+public sealed interface ItemEntry {
+
+  /** The file (and for packed streams the line) the record came from. */
+  String location();
+
+  record Decoded(Item item, String location) implements ItemEntry {}
+
+  /**
+   * A record that cannot be restored.
+   *
+   * @param itemId the item's id when it could be read, else 0
+   * @param type the item's type when it could be read, else null
+   * @param fatal true when the rest of the stream cannot be read either (a truncated or corrupt
+   *     compressed stream); the iteration ends after this entry
+   */
+  record Undecodable(int itemId, ItemType type, String location, String reason, boolean fatal)
+      implements ItemEntry {}
+}

@@ -1,0 +1,75 @@
+package org.mailrestore.backup;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.mailrestore.blob.BlobSource;
+import org.mailrestore.blob.LocalBlobSource;
+
+/** A backup in a local directory. */
+public final class LocalBackupStorage implements BackupStorage {
+
+  private final Path root;
+  private final BlobSource blobs;
+
+  public LocalBackupStorage(Path root) {
+    this.root = root.toAbsolutePath().normalize();
+    this.blobs = new LocalBlobSource(this.root.resolve(BackupLayout.BLOBS));
+  }
+
+  private Path resolve(String path) {
+    Path resolved = root.resolve(path).normalize();
+    if (!resolved.startsWith(root)) {
+      throw new IllegalArgumentException("path escapes the backup root: " + path);
+    }
+    return resolved;
+  }
+
+  @Override
+  public InputStream open(String path) throws IOException {
+    return Files.newInputStream(resolve(path));
+  }
+
+  @Override
+  public boolean exists(String path) {
+    return Files.exists(resolve(path));
+  }
+
+  @Override
+  public List<String> list(String directory) throws IOException {
+    Path dir = resolve(directory);
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    List<String> names = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        names.add(entry.getFileName().toString());
+      }
+    } catch (NoSuchFileException e) {
+      return List.of();
+    }
+    Collections.sort(names);
+    return names;
+  }
+
+  @Override
+  public BlobSource blobSource() {
+    return blobs;
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  @Override
+  public String describe() {
+    return root.toString();
+  }
+}

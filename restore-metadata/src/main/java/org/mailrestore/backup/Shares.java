@@ -1,0 +1,10 @@
+package org.mailrestore.backup;
+
+import java.util.List;
+
+/** The contents of {@code accounts/<id>/shares.json}: grants on the account's folders. */
+record Shares(List<Grant> grants) {
+  Shares {
+    grants = grants == null ? List.of() : List.copyOf(grants);
+  }
+}
