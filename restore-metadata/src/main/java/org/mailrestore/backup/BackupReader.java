@@ -42,7 +42,7 @@ public final class BackupReader implements AutoCloseable {
     String where = storage.describe() + "/" + BackupLayout.MANIFEST;
     JsonNode root;
     try (InputStream in = storage.open(BackupLayout.MANIFEST)) {
-      root = BackupJson.MAPPER.readTree(in);
+      root = Json.MAPPER.readTree(in);
     } catch (NoSuchFileException e) {
       throw new BackupFormatException("not a mailrestore backup: " + where + " does not exist", e);
     } catch (IOException | JacksonException e) {
@@ -242,7 +242,7 @@ public final class BackupReader implements AutoCloseable {
 
   private <T> Parsed<T> read(String path, Class<T> type) {
     try (InputStream in = storage.open(path)) {
-      T value = BackupJson.MAPPER.readValue(in, type);
+      T value = Json.MAPPER.readValue(in, type);
       if (value == null) {
         return new Parsed.Failed<>(path, "the file is empty");
       }

@@ -117,7 +117,7 @@ public final class BackupWriter implements AutoCloseable {
   private void writeJson(String path, Object value) throws IOException {
     Path file = file(path);
     try {
-      BackupJson.MAPPER.writeValue(file, value);
+      Json.PRETTY.writeValue(file, value);
     } catch (tools.jackson.core.JacksonException e) {
       throw new IOException("cannot write " + file + ": " + e.getOriginalMessage(), e);
     }
@@ -137,7 +137,7 @@ public final class BackupWriter implements AutoCloseable {
   /** Writes the manifest, which marks the backup complete. */
   @Override
   public void close() throws IOException {
-    var node = BackupJson.MAPPER.createObjectNode();
+    var node = Json.MAPPER.createObjectNode();
     node.put("format", manifest.format());
     node.put("version", manifest.version().toString());
     node.put("serverId", manifest.serverId());

@@ -1,0 +1,631 @@
+package org.mailrestore.restore;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.mailrestore.backup.Flags;
+import org.mailrestore.backup.Item;
+import org.mailrestore.backup.ItemEntry;
+import org.mailrestore.backup.ItemStream;
+import org.mailrestore.backup.ItemType;
+import org.mailrestore.backup.Json;
+import org.mailrestore.backup.Revision;
+import org.mailrestore.backup.SystemFolder;
+import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.blob.BlobException;
+import org.mailrestore.blob.StoredBlob;
+import org.mailrestore.folders.FolderGraph;
+import org.mailrestore.mailstore.ClusterWrite;
+import org.mailrestore.mailstore.ClusterWrite.Counters;
+import org.mailrestore.mailstore.ClusterWrite.IdMapping;
+import org.mailrestore.mailstore.ClusterWrite.MountRow;
+import org.mailrestore.mailstore.ClusterWrite.TagLink;
+import org.mailrestore.mailstore.ClusterWrite.TagRow;
+import org.mailrestore.mailstore.ClusterWrite.VolumeBlobRow;
+import org.mailrestore.mailstore.FailureRow;
+import org.mailrestore.mailstore.ItemRow;
+import org.mailrestore.mailstore.LeaseLostException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Phase 2 for one account. Two passes over the account's item stream: the first collects the
+ * folder-like items and tags (few) and writes them as cluster 0; the second streams the content
+ * items and writes them in clusters, each one transaction with its checkpoint. A resumed account
+ * skips the clusters already committed; a re-run into an existing mailbox skips the items the id
+ * map says are restored.
+ */
+final class AccountRestorer {
+
+  static final Set<ItemType> CONTAINER_TYPES =
+      EnumSet.of(ItemType.FOLDER, ItemType.SEARCH_FOLDER, ItemType.MOUNTPOINT, ItemType.TAG);
+  static final Set<ItemType> CONTENT_TYPES = EnumSet.complementOf(EnumSet.copyOf(CONTAINER_TYPES));
+
+  /** A cluster also ends when its items declare this many blob bytes. */
+  static final long MAX_CLUSTER_BYTES = 64L << 20;
+
+  private static final Logger LOG = LoggerFactory.getLogger(AccountRestorer.class);
+
+  private final RestoreContext ctx;
+  private final AccountProgress account;
+  private final String sourceId;
+  private final Map<Integer, Integer> folderMap = new HashMap<>();
+  private IdAllocator ids;
+  private TagRegistry tags;
+
+  AccountRestorer(RestoreContext ctx, AccountProgress account) {
+    this.ctx = ctx;
+    this.account = account;
+    this.sourceId = account.sourceAccountId();
+    for (SystemFolder f : SystemFolder.values()) {
+      folderMap.put(f.id(), f.id());
+    }
+  }
+
+  /** Restores the account; returns its final state, or empty when another instance holds it. */
+  Optional<AccountState> restore() throws SQLException {
+    if (!ctx.operations()
+        .claimAccount(ctx.operationId(), sourceId, ctx.instanceId(), ctx.leaseSeconds())) {
+      return Optional.empty();
+    }
+    ctx.metrics().accountStarted();
+    try {
+      AccountState state =
+          account.state() == AccountState.SKIPPED ? countSkipped() : restoreItems();
+      ctx.operations().finishAccount(ctx.operationId(), sourceId, state, null);
+      return Optional.of(state);
+    } catch (IOException e) {
+      String detail = "cannot read the account's items: " + e.getMessage();
+      ctx.record(Phase.DATA, FailureReason.ACCOUNT_UNREADABLE, sourceId, 0, "", detail);
+      ctx.operations().finishAccount(ctx.operationId(), sourceId, AccountState.FAILED, detail);
+      return Optional.of(AccountState.FAILED);
+    } catch (LeaseLostException e) {
+      LOG.warn("{}; leaving account {} to its new owner", e.getMessage(), account.accountName());
+      return Optional.empty();
+    } finally {
+      ctx.metrics().accountFinished();
+    }
+  }
+
+  private AccountState restoreItems() throws IOException, SQLException {
+    int mailbox = account.mailboxId();
+    Set<Integer> committed = ctx.mailboxes().committedClusters(ctx.operationId(), sourceId);
+    ids = new IdAllocator(ctx.mailboxes().nextFreeItemId(mailbox));
+    Containers containers = readContainers();
+    tags = new TagRegistry(ctx.mailboxes(), mailbox, ids);
+    if (committed.contains(0)) {
+      loadContainerMaps(containers);
+    } else {
+      writeContainers(containers);
+    }
+    restoreContent(committed);
+    ctx.mailboxes().raiseItemIdCheckpoint(mailbox, ids.highest());
+    return ctx.operations().errorCount(ctx.operationId(), sourceId) > 0
+        ? AccountState.PARTIAL
+        : AccountState.RESTORED;
+  }
+
+  // ---- pass 1: folders, search folders, mountpoints, tags -------------------------------------
+
+  private record TagDef(int oldId, String name, int color, String location) {}
+
+  private record Containers(
+      List<FolderGraph.Container> folders,
+      Map<Integer, String> locations,
+      List<TagDef> tags,
+      List<FailureRow> failures) {}
+
+  private Containers readContainers() throws IOException {
+    List<FolderGraph.Container> folders = new ArrayList<>();
+    Map<Integer, String> locations = new HashMap<>();
+    List<TagDef> tagDefs = new ArrayList<>();
+    List<FailureRow> failures = new ArrayList<>();
+    try (ItemStream stream = ctx.backup().items(sourceId, CONTAINER_TYPES)) {
+      while (stream.hasNext()) {
+        switch (stream.next()) {
+          case ItemEntry.Decoded(Item item, String location) -> {
+            Optional<Revision> state = ctx.pointInTime().select(item);
+            if (state.isEmpty()) {
+              continue;
+            }
+            if (item.type() == ItemType.TAG) {
+              tagDefs.add(new TagDef(item.id(), state.get().name(), state.get().color(), location));
+            } else {
+              folders.add(new FolderGraph.Container(item.id(), item.type(), state.get()));
+              locations.put(item.id(), location);
+            }
+          }
+          case ItemEntry.Undecodable u -> {
+            // Undecodable records of unknown type are reported by the content pass.
+            if (u.type() != null && u.type().isContainer()) {
+              failures.add(
+                  ctx.failure(
+                      Phase.DATA,
+                      FailureReason.INVALID_ITEM,
+                      sourceId,
+                      u.itemId(),
+                      u.location(),
+                      u.reason()));
+            }
+          }
+        }
+      }
+    }
+    tagDefs.sort(Comparator.comparingInt(TagDef::oldId));
+    return new Containers(folders, locations, tagDefs, failures);
+  }
+
+  private Set<Integer> containerIds(Containers c) {
+    Set<Integer> all = new HashSet<>();
+    c.folders().forEach(f -> all.add(f.oldId()));
+    c.tags().forEach(t -> all.add(t.oldId()));
+    all.add(FolderGraph.RECOVERY_OLD_ID);
+    return all;
+  }
+
+  /** A resumed account: cluster 0 is committed, so its mappings are read back. */
+  private void loadContainerMaps(Containers c) throws SQLException {
+    Map<Integer, Integer> restored =
+        ctx.mailboxes().mappedIds(account.mailboxId(), containerIds(c));
+    for (FolderGraph.Container f : c.folders()) {
+      Integer newId = restored.get(f.oldId());
+      if (newId != null) {
+        folderMap.put(f.oldId(), newId);
+      }
+    }
+  }
+
+  private void writeContainers(Containers c) throws SQLException {
+    int mailbox = account.mailboxId();
+    Map<Integer, Integer> restored =
+        account.freshMailbox() ? Map.of() : ctx.mailboxes().mappedIds(mailbox, containerIds(c));
+    FolderGraph.Plan plan =
+        FolderGraph.plan(c.folders(), ctx.mailboxes().folderNamesByParent(mailbox), restored);
+    List<ItemRow> rows = new ArrayList<>();
+    List<IdMapping> mappings = new ArrayList<>();
+    List<MountRow> mounts = new ArrayList<>();
+    List<TagRow> tagRows = new ArrayList<>();
+    List<FailureRow> failures = new ArrayList<>(c.failures());
+    long restoredCount = 0;
+    long skipped = 0;
+    Integer recoveryId = restored.get(FolderGraph.RECOVERY_OLD_ID);
+    if (plan.needsRecoveryFolder() && recoveryId == null) {
+      recoveryId = ids.next();
+      rows.add(
+          new ItemRow(
+              recoveryId,
+              ItemType.FOLDER.code(),
+              SystemFolder.USER_ROOT.id(),
+              null,
+              System.currentTimeMillis(),
+              0,
+              0,
+              plan.recoveryFolderName(),
+              null,
+              null,
+              null,
+              "message",
+              null,
+              null,
+              null));
+      mappings.add(new IdMapping(FolderGraph.RECOVERY_OLD_ID, recoveryId));
+    }
+    for (FolderGraph.PlannedFolder planned : plan.folders()) {
+      FolderGraph.Container folder = planned.container();
+      if (planned.alreadyRestored()) {
+        folderMap.put(folder.oldId(), restored.get(folder.oldId()));
+        skipped++;
+        continue;
+      }
+      int parent =
+          switch (planned.parent()) {
+            case FolderGraph.Parent.System(int id) -> id;
+            case FolderGraph.Parent.Planned(int oldId) -> folderMap.get(oldId);
+            case FolderGraph.Parent.Recovery() -> recoveryId;
+          };
+      int newId = ids.next();
+      folderMap.put(folder.oldId(), newId);
+      Revision s = folder.state();
+      rows.add(
+          new ItemRow(
+              newId,
+              folder.type().code(),
+              parent,
+              s.uuid(),
+              s.date(),
+              0,
+              Flags.toBits(s.flags()),
+              planned.name(),
+              null,
+              null,
+              s.color() < 0 ? null : s.color(),
+              s.view(),
+              null,
+              null,
+              Json.fromMap(s.attrs())));
+      mappings.add(new IdMapping(folder.oldId(), newId));
+      if (folder.type() == ItemType.MOUNTPOINT) {
+        mounts.add(
+            new MountRow(
+                newId, folder.oldId(), s.mount().ownerAccountId(), s.mount().remoteFolderId()));
+      }
+      restoredCount++;
+      ctx.metrics().items("restored", folder.type(), 1);
+    }
+    for (FolderGraph.Issue issue : plan.issues()) {
+      FailureReason reason =
+          switch (issue.kind()) {
+            case ORPHAN -> FailureReason.ORPHAN_FOLDER;
+            case CYCLE -> FailureReason.FOLDER_CYCLE;
+            case DUPLICATE_NAME -> FailureReason.DUPLICATE_NAME;
+          };
+      failures.add(
+          ctx.failure(
+              Phase.DATA,
+              reason,
+              sourceId,
+              issue.oldId(),
+              c.locations().getOrDefault(issue.oldId(), ""),
+              issue.detail()));
+    }
+    for (TagDef tag : c.tags()) {
+      Integer done = restored.get(tag.oldId());
+      if (done != null) {
+        tags.put(tag.name(), done);
+        skipped++;
+        continue;
+      }
+      Integer same = tags.find(tag.name());
+      if (same != null) {
+        // The mailbox (or an earlier tag of the backup) has this name: the items share it.
+        mappings.add(new IdMapping(tag.oldId(), same));
+        skipped++;
+        continue;
+      }
+      int newId = ids.next();
+      tags.put(tag.name(), newId);
+      tagRows.add(new TagRow(newId, tag.name(), tag.color() < 0 ? null : tag.color()));
+      mappings.add(new IdMapping(tag.oldId(), newId));
+      restoredCount++;
+      ctx.metrics().items("restored", ItemType.TAG, 1);
+    }
+    ctx.metrics().items("skipped", ItemType.FOLDER, skipped);
+    long failed = c.failures().size();
+    commit(
+        0,
+        rows,
+        tagRows,
+        List.of(),
+        mappings,
+        List.of(),
+        mounts,
+        failures,
+        new Counters(restoredCount, skipped, failed, 0, 0));
+  }
+
+  // ---- pass 2: content items in clusters -----------------------------------------------------
+
+  private void restoreContent(Set<Integer> committed) throws IOException, SQLException {
+    int clusterSize = ctx.request().effectiveClusterSize();
+    int seq = 0;
+    List<ItemEntry> batch = new ArrayList<>(clusterSize);
+    long batchBytes = 0;
+    try (ItemStream stream = ctx.backup().items(sourceId, CONTENT_TYPES)) {
+      while (stream.hasNext()) {
+        ItemEntry entry = stream.next();
+        batch.add(entry);
+        batchBytes += declaredSize(entry);
+        if (batch.size() >= clusterSize || batchBytes >= MAX_CLUSTER_BYTES) {
+          seq++;
+          if (!committed.contains(seq)) {
+            restoreCluster(seq, batch);
+          }
+          batch = new ArrayList<>(clusterSize);
+          batchBytes = 0;
+        }
+      }
+    }
+    if (!batch.isEmpty()) {
+      seq++;
+      if (!committed.contains(seq)) {
+        restoreCluster(seq, batch);
+      }
+    }
+  }
+
+  private static long declaredSize(ItemEntry entry) {
+    if (entry instanceof ItemEntry.Decoded(Item item, String location)) {
+      return item.revisions().get(item.revisions().size() - 1).size();
+    }
+    return 0;
+  }
+
+  /** An item selected for restore, with what it needs. */
+  private static final class Pending {
+    final Item item;
+    final Revision state;
+    final String location;
+    Integer folder;
+    StoredBlob blob;
+    boolean failed;
+
+    Pending(Item item, Revision state, String location) {
+      this.item = item;
+      this.state = state;
+      this.location = location;
+    }
+  }
+
+  private void restoreCluster(int seq, List<ItemEntry> entries) throws SQLException {
+    List<FailureRow> failures = new ArrayList<>();
+    List<Pending> pending = new ArrayList<>(entries.size());
+    long failed = 0;
+    for (ItemEntry entry : entries) {
+      switch (entry) {
+        case ItemEntry.Decoded(Item item, String location) ->
+            ctx.pointInTime()
+                .select(item)
+                .ifPresent(s -> pending.add(new Pending(item, s, location)));
+        case ItemEntry.Undecodable u -> {
+          if (u.type() == null || !u.type().isContainer()) {
+            failures.add(
+                ctx.failure(
+                    Phase.DATA,
+                    FailureReason.INVALID_ITEM,
+                    sourceId,
+                    u.itemId(),
+                    u.location(),
+                    u.reason()));
+            ctx.metrics().items("failed", u.type(), 1);
+            failed++;
+          }
+        }
+      }
+    }
+    long skipped = skipRestored(pending);
+    for (Pending p : pending) {
+      p.folder = folderMap.get(p.state.folderId());
+      if (p.folder == null) {
+        fail(
+            p,
+            failures,
+            FailureReason.FOLDER_MISSING,
+            "its folder " + p.state.folderId() + " is not in the backup");
+      }
+    }
+    List<VolumeBlobRow> newBlobs = new ArrayList<>();
+    long dedupHits = transferBlobs(pending, failures, newBlobs);
+    List<ItemRow> rows = new ArrayList<>(pending.size());
+    List<IdMapping> mappings = new ArrayList<>(pending.size());
+    List<TagLink> links = new ArrayList<>();
+    long restored = 0;
+    long bytes = 0;
+    for (Pending p : pending) {
+      if (p.failed) {
+        failed++;
+        continue;
+      }
+      int newId = ids.next();
+      Revision s = p.state;
+      rows.add(
+          new ItemRow(
+              newId,
+              p.item.type().code(),
+              p.folder,
+              s.uuid(),
+              s.date(),
+              s.size(),
+              Flags.toBits(s.flags()),
+              s.name(),
+              s.sender(),
+              s.subject(),
+              s.color() < 0 ? null : s.color(),
+              s.view(),
+              s.digest(),
+              p.blob == null ? null : ctx.target().volumeId(),
+              Json.fromMap(s.attrs())));
+      mappings.add(new IdMapping(p.item.id(), newId));
+      for (String tag : distinctTags(s.tags())) {
+        links.add(new TagLink(newId, tags.idFor(tag)));
+      }
+      restored++;
+      bytes += s.size();
+      ctx.metrics().items("restored", p.item.type(), 1);
+    }
+    commit(
+        seq,
+        rows,
+        List.of(),
+        links,
+        mappings,
+        newBlobs,
+        List.of(),
+        failures,
+        new Counters(restored, skipped, failed, bytes, dedupHits));
+    ctx.metrics().bytes(bytes);
+    ctx.metrics().dedupHits(dedupHits);
+  }
+
+  /** Drops the items an earlier run restored into this mailbox; returns how many. */
+  private long skipRestored(List<Pending> pending) throws SQLException {
+    if (account.freshMailbox() || pending.isEmpty()) {
+      return 0; // a mailbox this operation created holds only committed clusters, skipped whole
+    }
+    List<Integer> oldIds = pending.stream().map(p -> p.item.id()).toList();
+    Map<Integer, Integer> done = ctx.mailboxes().mappedIds(account.mailboxId(), oldIds);
+    long skipped = 0;
+    for (var it = pending.iterator(); it.hasNext(); ) {
+      Pending p = it.next();
+      if (done.containsKey(p.item.id())) {
+        it.remove();
+        skipped++;
+        ctx.metrics().items("skipped", p.item.type(), 1);
+      }
+    }
+    return skipped;
+  }
+
+  /**
+   * Copies the blobs the cluster needs and the volume lacks (each digest once), then syncs the
+   * volume so no row can commit before its blob is durable. Returns the dedup hits.
+   */
+  private long transferBlobs(
+      List<Pending> pending, List<FailureRow> failures, List<VolumeBlobRow> newBlobs)
+      throws SQLException {
+    Map<BlobDigest, List<Pending>> byDigest = new LinkedHashMap<>();
+    for (Pending p : pending) {
+      if (!p.failed && p.item.type().hasBlob()) {
+        byDigest.computeIfAbsent(p.state.digest(), d -> new ArrayList<>()).add(p);
+      }
+    }
+    if (byDigest.isEmpty()) {
+      return 0;
+    }
+    Map<BlobDigest, StoredBlob> present =
+        ctx.volumes().present(ctx.target().volumeId(), byDigest.keySet());
+    long dedupHits = 0;
+    for (Map.Entry<BlobDigest, List<Pending>> e : byDigest.entrySet()) {
+      BlobDigest digest = e.getKey();
+      List<Pending> users = e.getValue();
+      StoredBlob blob = present.get(digest);
+      if (blob == null) {
+        blob = copyBlob(digest, users.get(0), users, failures);
+        if (blob == null) {
+          continue;
+        }
+        newBlobs.add(new VolumeBlobRow(ctx.target().volumeId(), blob));
+        dedupHits += users.size() - 1;
+      } else {
+        dedupHits += users.size();
+      }
+      for (Pending p : users) {
+        if (p.state.size() != blob.rawSize()) {
+          fail(
+              p,
+              failures,
+              FailureReason.SIZE_MISMATCH,
+              "it declares "
+                  + p.state.size()
+                  + " bytes but its blob "
+                  + digest
+                  + " has "
+                  + blob.rawSize());
+        } else {
+          p.blob = blob;
+        }
+      }
+    }
+    if (!newBlobs.isEmpty()) {
+      try {
+        ctx.target().volume().sync();
+      } catch (IOException e) {
+        throw new SQLException("cannot make the cluster's blobs durable: " + e.getMessage(), e);
+      }
+    }
+    return dedupHits;
+  }
+
+  private StoredBlob copyBlob(
+      BlobDigest digest, Pending first, List<Pending> users, List<FailureRow> failures) {
+    long started = System.nanoTime();
+    try (InputStream in = ctx.backup().blobs().openVerified(digest, first.state.size())) {
+      return ctx.target().volume().write(digest, first.state.size(), in);
+    } catch (BlobException e) {
+      for (Pending p : users) {
+        fail(p, failures, FailureReason.of(e.reason()), e.getMessage());
+      }
+      return null;
+    } catch (IOException e) {
+      for (Pending p : users) {
+        fail(p, failures, FailureReason.BLOB_IO, "blob " + digest + ": " + e.getMessage());
+      }
+      return null;
+    } finally {
+      ctx.metrics()
+          .blobTransfer()
+          .record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private void fail(Pending p, List<FailureRow> failures, FailureReason reason, String detail) {
+    if (!p.failed) {
+      p.failed = true;
+      failures.add(ctx.failure(Phase.DATA, reason, sourceId, p.item.id(), p.location, detail));
+      ctx.metrics().items("failed", p.item.type(), 1);
+    }
+  }
+
+  private static List<String> distinctTags(List<String> names) {
+    if (names.size() < 2) {
+      return names;
+    }
+    Map<String, String> byKey = new LinkedHashMap<>();
+    for (String n : names) {
+      byKey.putIfAbsent(TagRegistry.key(n), n);
+    }
+    return List.copyOf(byKey.values());
+  }
+
+  private void commit(
+      int seq,
+      List<ItemRow> rows,
+      List<TagRow> tagRows,
+      List<TagLink> links,
+      List<IdMapping> mappings,
+      List<VolumeBlobRow> blobs,
+      List<MountRow> mounts,
+      List<FailureRow> failures,
+      Counters counters)
+      throws SQLException {
+    ClusterWrite write =
+        new ClusterWrite(
+            ctx.operationId(),
+            sourceId,
+            ctx.instanceId(),
+            account.mailboxId(),
+            seq,
+            rows,
+            tagRows,
+            links,
+            mappings,
+            blobs,
+            mounts,
+            failures,
+            counters);
+    long started = System.nanoTime();
+    ctx.mailboxes().commit(write);
+    ctx.metrics()
+        .clusterCommit()
+        .record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
+  }
+
+  // ---- policy skip: count what would have been restored --------------------------------------
+
+  private AccountState countSkipped() throws IOException, SQLException {
+    long count = 0;
+    try (ItemStream stream = ctx.backup().items(sourceId, EnumSet.allOf(ItemType.class))) {
+      while (stream.hasNext()) {
+        if (stream.next() instanceof ItemEntry.Decoded(Item item, String location)
+            && ctx.pointInTime().select(item).isPresent()
+            && SystemFolder.byId(item.id()) == null) {
+          count++;
+        }
+      }
+    }
+    ctx.mailboxes()
+        .addCounters(
+            ctx.operationId(), sourceId, ctx.instanceId(), new Counters(0, count, 0, 0, 0));
+    ctx.metrics().items("skipped", null, count);
+    return AccountState.SKIPPED;
+  }
+}

@@ -1,0 +1,40 @@
+package org.mailrestore.restore;
+
+import java.time.Instant;
+
+/**
+ * An operation as it stands: state, phase, timings and counters summed over its accounts.
+ *
+ * @param message why the operation failed as a whole, or null
+ */
+public record OperationSummary(
+    String id,
+    OperationState state,
+    Phase phase,
+    String source,
+    RestoreRequest request,
+    Instant createdAt,
+    Instant startedAt,
+    Instant finishedAt,
+    Long provisioningMillis,
+    Long dataMillis,
+    Long sharesMillis,
+    String message,
+    Counts counts) {
+
+  /**
+   * @param errors failures that lost something
+   * @param warnings repairs (renamed or re-homed folders): restored, but not as in the backup
+   */
+  public record Counts(
+      int accounts,
+      int accountsDone,
+      int accountsFailed,
+      long itemsRestored,
+      long itemsSkipped,
+      long itemsFailed,
+      long bytesRestored,
+      long dedupHits,
+      long errors,
+      long warnings) {}
+}

@@ -1,0 +1,114 @@
+package org.mailrestore.restore;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.BaseUnits;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.mailrestore.backup.ItemType;
+
+/**
+ * The restore's meters. Tags are bounded (outcome, item type, reason, phase): never an account or
+ * operation id, so a server restoring a million accounts exports the same few series.
+ */
+public final class RestoreMetrics {
+
+  private final MeterRegistry registry;
+  private final AtomicInteger activeAccounts = new AtomicInteger();
+  private final Timer clusterCommit;
+  private final Timer blobTransfer;
+  private final Counter bytesRestored;
+  private final Counter dedupHits;
+
+  public RestoreMetrics(MeterRegistry registry) {
+    this.registry = registry;
+    this.clusterCommit =
+        Timer.builder("mailrestore.cluster.commit")
+            .description("Time to commit one cluster: rows, id map, checkpoint, counters")
+            .publishPercentileHistogram()
+            .minimumExpectedValue(Duration.ofMillis(1))
+            .maximumExpectedValue(Duration.ofSeconds(30))
+            .register(registry);
+    this.blobTransfer =
+        Timer.builder("mailrestore.blob.transfer")
+            .description("Time to copy one blob from the backup to the volume, verified")
+            .publishPercentileHistogram()
+            .minimumExpectedValue(Duration.ofMillis(1))
+            .maximumExpectedValue(Duration.ofSeconds(60))
+            .register(registry);
+    this.bytesRestored =
+        Counter.builder("mailrestore.restored.bytes")
+            .description("Bytes of item blobs restored (deduplicated ones included)")
+            .baseUnit(BaseUnits.BYTES)
+            .register(registry);
+    this.dedupHits =
+        Counter.builder("mailrestore.dedup.hits")
+            .description("Blobs not written because the volume already held them")
+            .register(registry);
+    registry.gauge("mailrestore.accounts.active", activeAccounts);
+  }
+
+  /** Meters kept in memory only, for tools and tests that export nothing. */
+  public static RestoreMetrics inMemory() {
+    return new RestoreMetrics(new SimpleMeterRegistry());
+  }
+
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  void items(String outcome, ItemType type, long count) {
+    if (count > 0) {
+      Counter.builder("mailrestore.items")
+          .description("Items handled, by outcome (restored, skipped, failed) and type")
+          .tag("outcome", outcome)
+          .tag("type", type == null ? "unknown" : type.wireName())
+          .register(registry)
+          .increment(count);
+    }
+  }
+
+  void failure(FailureReason reason) {
+    Counter.builder("mailrestore.failures")
+        .description("Failures and repairs recorded, by reason")
+        .tag("reason", reason.name().toLowerCase(Locale.ROOT))
+        .tag("severity", reason.isWarning() ? "warning" : "error")
+        .register(registry)
+        .increment();
+  }
+
+  void bytes(long count) {
+    bytesRestored.increment(count);
+  }
+
+  void dedupHits(long count) {
+    dedupHits.increment(count);
+  }
+
+  Timer clusterCommit() {
+    return clusterCommit;
+  }
+
+  Timer blobTransfer() {
+    return blobTransfer;
+  }
+
+  void phase(Phase phase, long millis) {
+    Timer.builder("mailrestore.phase")
+        .description("Duration of restore phases")
+        .tag("phase", phase.name().toLowerCase(Locale.ROOT))
+        .register(registry)
+        .record(Duration.ofMillis(millis));
+  }
+
+  void accountStarted() {
+    activeAccounts.incrementAndGet();
+  }
+
+  void accountFinished() {
+    activeAccounts.decrementAndGet();
+  }
+}

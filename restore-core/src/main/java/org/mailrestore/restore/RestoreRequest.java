@@ -1,0 +1,100 @@
+package org.mailrestore.restore;
+
+import java.time.Instant;
+
+/**
+ * What an administrator asked for. Persisted with the operation, so a resumed operation does
+ * exactly what was asked.
+ *
+ * @param asOf restore the state at this instant; null for the latest state
+ * @param newAccountSuffix for {@link ConflictPolicy#NEW_ACCOUNT}: appended to the local part
+ * @param concurrentAccounts accounts restored at once; 0 for the default of the machine
+ * @param clusterSize items per cluster (one transaction each); 0 for the default
+ * @param volume the name of the volume blobs go to; null for the default volume
+ */
+public record RestoreRequest(
+    BackupSource source,
+    Selection selection,
+    Instant asOf,
+    ConflictPolicy conflictPolicy,
+    String newAccountSuffix,
+    int concurrentAccounts,
+    int clusterSize,
+    String volume) {
+
+  public static final int DEFAULT_CLUSTER_SIZE = 1000;
+  public static final String DEFAULT_SUFFIX = "-restored";
+
+  public RestoreRequest {
+    if (source == null) {
+      throw new IllegalArgumentException("a restore needs a source");
+    }
+    selection = selection == null ? Selection.ALL : selection;
+    conflictPolicy = conflictPolicy == null ? ConflictPolicy.MERGE : conflictPolicy;
+    newAccountSuffix =
+        newAccountSuffix == null || newAccountSuffix.isBlank() ? DEFAULT_SUFFIX : newAccountSuffix;
+    if (concurrentAccounts < 0 || clusterSize < 0) {
+      throw new IllegalArgumentException("concurrency and cluster size must not be negative");
+    }
+  }
+
+  /** Restores everything from a local backup with the defaults. */
+  public static RestoreRequest local(String path) {
+    return new RestoreRequest(
+        new BackupSource.Local(path), Selection.ALL, null, ConflictPolicy.MERGE, null, 0, 0, null);
+  }
+
+  public RestoreRequest withPolicy(ConflictPolicy policy) {
+    return new RestoreRequest(
+        source, selection, asOf, policy, newAccountSuffix, concurrentAccounts, clusterSize, volume);
+  }
+
+  public RestoreRequest withSelection(Selection value) {
+    return new RestoreRequest(
+        source,
+        value,
+        asOf,
+        conflictPolicy,
+        newAccountSuffix,
+        concurrentAccounts,
+        clusterSize,
+        volume);
+  }
+
+  public RestoreRequest withAsOf(Instant value) {
+    return new RestoreRequest(
+        source,
+        selection,
+        value,
+        conflictPolicy,
+        newAccountSuffix,
+        concurrentAccounts,
+        clusterSize,
+        volume);
+  }
+
+  public RestoreRequest withClusterSize(int value) {
+    return new RestoreRequest(
+        source,
+        selection,
+        asOf,
+        conflictPolicy,
+        newAccountSuffix,
+        concurrentAccounts,
+        value,
+        volume);
+  }
+
+  public int effectiveClusterSize() {
+    return clusterSize == 0 ? DEFAULT_CLUSTER_SIZE : clusterSize;
+  }
+
+  /** The address an account is restored into under this request's policy. */
+  public String targetName(String backupName) {
+    if (conflictPolicy != ConflictPolicy.NEW_ACCOUNT) {
+      return backupName;
+    }
+    int at = backupName.indexOf('@');
+    return backupName.substring(0, at) + newAccountSuffix + backupName.substring(at);
+  }
+}

@@ -1,0 +1,40 @@
+package org.mailrestore.backup;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The project's JSON mapping: backup files, and attribute maps stored as JSON text. */
+public final class Json {
+
+  /** Unknown fields are ignored: minor versions of the format may add optional fields. */
+  public static final JsonMapper MAPPER =
+      JsonMapper.builder()
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .changeDefaultPropertyInclusion(
+              incl -> incl.withValueInclusion(JsonInclude.Include.NON_NULL))
+          .build();
+
+  /** For files people read: indented. */
+  static final JsonMapper PRETTY =
+      MAPPER.rebuild().enable(SerializationFeature.INDENT_OUTPUT).build();
+
+  private static final TypeReference<LinkedHashMap<String, String>> STRING_MAP =
+      new TypeReference<>() {};
+
+  private Json() {}
+
+  /** A map of strings as compact JSON, or null for an empty map. */
+  public static String fromMap(Map<String, String> map) {
+    return map == null || map.isEmpty() ? null : MAPPER.writeValueAsString(map);
+  }
+
+  /** The map a {@link #fromMap} string holds; empty for null. */
+  public static Map<String, String> toMap(String json) {
+    return json == null || json.isEmpty() ? Map.of() : MAPPER.readValue(json, STRING_MAP);
+  }
+}

@@ -1,0 +1,457 @@
+package org.mailrestore.mailstore;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import javax.sql.DataSource;
+import org.mailrestore.backup.ItemType;
+import org.mailrestore.mailstore.ClusterWrite.IdMapping;
+import org.mailrestore.mailstore.ClusterWrite.MountRow;
+import org.mailrestore.mailstore.ClusterWrite.TagLink;
+import org.mailrestore.mailstore.ClusterWrite.TagRow;
+import org.mailrestore.mailstore.ClusterWrite.VolumeBlobRow;
+
+/**
+ * Writes a mailbox's items in clusters, one transaction each, with the bulk insert path of MariaDB
+ * Connector/J; and answers the keyed lookups a restore needs (which backup ids are already
+ * restored, which clusters are committed).
+ */
+public final class MailboxStore {
+
+  /** The largest IN list sent in one query. */
+  static final int MAX_IN_LIST = 1000;
+
+  private static final String INSERT_ITEM =
+      "INSERT INTO mail_item (mailbox_id, id, type, folder_id, uuid, date, size, flags, name,"
+          + " sender, subject, color, view, blob_digest, volume_id, metadata)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+  private final DataSource dataSource;
+
+  public MailboxStore(DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  /**
+   * Commits a cluster. Either everything in it is written (rows, mappings, failures, checkpoint,
+   * counters) or nothing is.
+   *
+   * @throws LeaseLostException when the account's lease is no longer held by {@code leaseOwner}
+   */
+  public void commit(ClusterWrite w) throws SQLException {
+    Sql.inTransaction(
+        dataSource,
+        c -> {
+          insertBlobs(c, w.blobs());
+          insertItems(c, w.mailboxId(), w.items());
+          insertTags(c, w.mailboxId(), w.tags());
+          insertTagLinks(c, w.mailboxId(), w.tagLinks());
+          insertIdMappings(c, w.mailboxId(), w.idMappings());
+          insertMounts(c, w.operationId(), w.mailboxId(), w.mounts());
+          insertFailures(c, w.operationId(), w.failures());
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "INSERT INTO restore_cluster (operation_id, source_account_id, seq, items)"
+                      + " VALUES (?, ?, ?, ?)")) {
+            ps.setString(1, w.operationId());
+            ps.setString(2, w.sourceAccountId());
+            ps.setInt(3, w.seq());
+            ps.setInt(4, w.items().size() + w.tags().size());
+            ps.executeUpdate();
+          }
+          // Last, so the account row is locked only for the commit itself.
+          addCounters(c, w.operationId(), w.sourceAccountId(), w.leaseOwner(), w.counters());
+          return null;
+        });
+  }
+
+  /** Adds to an account's counters outside any cluster, checking the lease. */
+  public void addCounters(
+      String operationId, String sourceAccountId, String leaseOwner, ClusterWrite.Counters n)
+      throws SQLException {
+    Sql.inTransaction(
+        dataSource,
+        c -> {
+          addCounters(c, operationId, sourceAccountId, leaseOwner, n);
+          return null;
+        });
+  }
+
+  private static void addCounters(
+      Connection c,
+      String operationId,
+      String sourceAccountId,
+      String leaseOwner,
+      ClusterWrite.Counters n)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "UPDATE restore_account SET items_restored = items_restored + ?,"
+                + " items_skipped = items_skipped + ?, items_failed = items_failed + ?,"
+                + " bytes_restored = bytes_restored + ?, dedup_hits = dedup_hits + ?"
+                + " WHERE operation_id = ? AND source_account_id = ? AND lease_owner = ?")) {
+      ps.setLong(1, n.restored());
+      ps.setLong(2, n.skipped());
+      ps.setLong(3, n.failed());
+      ps.setLong(4, n.bytes());
+      ps.setLong(5, n.dedupHits());
+      ps.setString(6, operationId);
+      ps.setString(7, sourceAccountId);
+      ps.setString(8, leaseOwner);
+      if (ps.executeUpdate() != 1) {
+        throw new LeaseLostException(
+            "account "
+                + sourceAccountId
+                + " of operation "
+                + operationId
+                + " is no longer held by "
+                + leaseOwner);
+      }
+    }
+  }
+
+  private static void insertBlobs(Connection c, List<VolumeBlobRow> blobs) throws SQLException {
+    if (blobs.isEmpty()) {
+      return;
+    }
+    // IGNORE: another account may have stored the same digest meanwhile; one row is enough.
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT IGNORE INTO volume_blob (volume_id, digest, locator, raw_size, stored_size)"
+                + " VALUES (?, ?, ?, ?, ?)")) {
+      for (VolumeBlobRow b : blobs) {
+        ps.setInt(1, b.volumeId());
+        ps.setBytes(2, b.blob().digest().toBytes());
+        ps.setString(3, b.blob().locator());
+        ps.setLong(4, b.blob().rawSize());
+        ps.setLong(5, b.blob().storedSize());
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+  }
+
+  static void insertItems(Connection c, int mailboxId, List<ItemRow> items) throws SQLException {
+    if (items.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps = c.prepareStatement(INSERT_ITEM)) {
+      for (ItemRow r : items) {
+        ps.setInt(1, mailboxId);
+        ps.setInt(2, r.id());
+        ps.setInt(3, r.type());
+        ps.setInt(4, r.folderId());
+        Sql.setNullableString(ps, 5, r.uuid());
+        ps.setLong(6, r.date());
+        ps.setLong(7, r.size());
+        ps.setInt(8, r.flags());
+        Sql.setNullableString(ps, 9, r.name());
+        Sql.setNullableString(ps, 10, r.sender());
+        Sql.setNullableString(ps, 11, r.subject());
+        Sql.setNullableInt(ps, 12, r.color());
+        Sql.setNullableString(ps, 13, r.view());
+        if (r.digest() == null) {
+          ps.setNull(14, Types.BINARY);
+        } else {
+          ps.setBytes(14, r.digest().toBytes());
+        }
+        Sql.setNullableInt(ps, 15, r.volumeId());
+        Sql.setNullableString(ps, 16, r.metadata());
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+  }
+
+  private static void insertTags(Connection c, int mailboxId, List<TagRow> tags)
+      throws SQLException {
+    if (tags.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement("INSERT INTO tag (mailbox_id, id, name, color) VALUES (?, ?, ?, ?)")) {
+      for (TagRow t : tags) {
+        ps.setInt(1, mailboxId);
+        ps.setInt(2, t.id());
+        ps.setString(3, t.name());
+        Sql.setNullableInt(ps, 4, t.color());
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+  }
+
+  private static void insertTagLinks(Connection c, int mailboxId, List<TagLink> links)
+      throws SQLException {
+    if (links.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO tagged_item (mailbox_id, item_id, tag_id) VALUES (?, ?, ?)")) {
+      for (TagLink l : links) {
+        ps.setInt(1, mailboxId);
+        ps.setInt(2, l.itemId());
+        ps.setInt(3, l.tagId());
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+  }
+
+  private static void insertIdMappings(Connection c, int mailboxId, List<IdMapping> mappings)
+      throws SQLException {
+    if (mappings.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO restore_id_map (mailbox_id, old_id, new_id) VALUES (?, ?, ?)")) {
+      for (IdMapping m : mappings) {
+        ps.setInt(1, mailboxId);
+        ps.setInt(2, m.oldId());
+        ps.setInt(3, m.newId());
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+  }
+
+  private static void insertMounts(
+      Connection c, String operationId, int mailboxId, List<MountRow> mounts) throws SQLException {
+    if (mounts.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO restore_mount (operation_id, mailbox_id, item_id, source_item_id,"
+                + " source_owner_id, source_folder_id) VALUES (?, ?, ?, ?, ?, ?)")) {
+      for (MountRow m : mounts) {
+        ps.setString(1, operationId);
+        ps.setInt(2, mailboxId);
+        ps.setInt(3, m.itemId());
+        ps.setInt(4, m.sourceItemId());
+        ps.setString(5, m.sourceOwnerId());
+        ps.setInt(6, m.sourceFolderId());
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+  }
+
+  static void insertFailures(Connection c, String operationId, List<FailureRow> failures)
+      throws SQLException {
+    if (failures.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT IGNORE INTO restore_failure (operation_id, source_account_id, item_id, phase,"
+                + " severity, reason, location, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+      for (FailureRow f : failures) {
+        ps.setString(1, operationId);
+        ps.setString(2, f.sourceAccountId());
+        ps.setInt(3, f.itemId());
+        ps.setString(4, f.phase());
+        ps.setString(5, f.severity().name().toLowerCase(Locale.ROOT));
+        ps.setString(6, f.reason());
+        ps.setString(7, f.location());
+        ps.setString(8, f.detail());
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+  }
+
+  /** Records failures outside any cluster (provisioning, account-level, shares). */
+  public void recordFailures(String operationId, List<FailureRow> failures) throws SQLException {
+    Sql.withConnection(
+        dataSource,
+        c -> {
+          insertFailures(c, operationId, failures);
+          return null;
+        });
+  }
+
+  /** Which of {@code oldIds} are already restored in the mailbox, and as what. Keyed lookups. */
+  public Map<Integer, Integer> mappedIds(int mailboxId, Collection<Integer> oldIds)
+      throws SQLException {
+    Map<Integer, Integer> mapped = new HashMap<>();
+    if (oldIds.isEmpty()) {
+      return mapped;
+    }
+    List<Integer> ids = new ArrayList<>(oldIds);
+    Sql.withConnection(
+        dataSource,
+        c -> {
+          for (int from = 0; from < ids.size(); from += MAX_IN_LIST) {
+            List<Integer> chunk = ids.subList(from, Math.min(ids.size(), from + MAX_IN_LIST));
+            try (PreparedStatement ps =
+                c.prepareStatement(
+                    "SELECT old_id, new_id FROM restore_id_map WHERE mailbox_id = ? AND old_id IN ("
+                        + Sql.placeholders(chunk.size())
+                        + ")")) {
+              ps.setInt(1, mailboxId);
+              for (int i = 0; i < chunk.size(); i++) {
+                ps.setInt(i + 2, chunk.get(i));
+              }
+              try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                  mapped.put(rs.getInt(1), rs.getInt(2));
+                }
+              }
+            }
+          }
+          return null;
+        });
+    return mapped;
+  }
+
+  /** The first id no item or tag of the mailbox uses (at least 256). */
+  public int nextFreeItemId(int mailboxId) throws SQLException {
+    return Sql.withConnection(
+        dataSource,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT GREATEST("
+                      + " COALESCE((SELECT MAX(id) FROM mail_item WHERE mailbox_id = ?), 0),"
+                      + " COALESCE((SELECT MAX(id) FROM tag WHERE mailbox_id = ?), 0),"
+                      + " (SELECT item_id_checkpoint FROM mailbox WHERE id = ?), 255) + 1")) {
+            ps.setInt(1, mailboxId);
+            ps.setInt(2, mailboxId);
+            ps.setInt(3, mailboxId);
+            try (ResultSet rs = ps.executeQuery()) {
+              rs.next();
+              return rs.getInt(1);
+            }
+          }
+        });
+  }
+
+  /** Records the highest id handed out, so later writers to the mailbox start after it. */
+  public void raiseItemIdCheckpoint(int mailboxId, int highestId) throws SQLException {
+    Sql.withConnection(
+        dataSource,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE mailbox SET item_id_checkpoint = GREATEST(item_id_checkpoint, ?)"
+                      + " WHERE id = ?")) {
+            ps.setInt(1, highestId);
+            ps.setInt(2, mailboxId);
+            ps.executeUpdate();
+          }
+          return null;
+        });
+  }
+
+  /**
+   * The names of the folder-like items (folders, search folders, mountpoints) under each parent,
+   * lower-cased: what a new folder's name must not collide with.
+   */
+  public Map<Integer, Set<String>> folderNamesByParent(int mailboxId) throws SQLException {
+    return Sql.withConnection(
+        dataSource,
+        c -> {
+          Map<Integer, Set<String>> names = new HashMap<>();
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT folder_id, name FROM mail_item WHERE mailbox_id = ? AND type IN (?, ?, ?)"
+                      + " AND name IS NOT NULL")) {
+            ps.setInt(1, mailboxId);
+            ps.setInt(2, ItemType.FOLDER.code());
+            ps.setInt(3, ItemType.SEARCH_FOLDER.code());
+            ps.setInt(4, ItemType.MOUNTPOINT.code());
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                names
+                    .computeIfAbsent(rs.getInt(1), k -> new HashSet<>())
+                    .add(rs.getString(2).toLowerCase(Locale.ROOT));
+              }
+            }
+          }
+          return names;
+        });
+  }
+
+  /** The mailbox's tags by name. */
+  public Map<String, Integer> tags(int mailboxId) throws SQLException {
+    return Sql.withConnection(
+        dataSource,
+        c -> {
+          Map<String, Integer> tags = new HashMap<>();
+          try (PreparedStatement ps =
+              c.prepareStatement("SELECT name, id FROM tag WHERE mailbox_id = ?")) {
+            ps.setInt(1, mailboxId);
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                tags.put(rs.getString(1), rs.getInt(2));
+              }
+            }
+          }
+          return tags;
+        });
+  }
+
+  /**
+   * The id of the tag with this name, creating it (with {@code newId}) when absent; in a
+   * transaction of its own, so clusters never race to create the same tag.
+   */
+  public int ensureTag(int mailboxId, String name, Integer color, int newId) throws SQLException {
+    return Sql.inTransaction(
+        dataSource,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "INSERT IGNORE INTO tag (mailbox_id, id, name, color) VALUES (?, ?, ?, ?)")) {
+            ps.setInt(1, mailboxId);
+            ps.setInt(2, newId);
+            ps.setString(3, name);
+            Sql.setNullableInt(ps, 4, color);
+            ps.executeUpdate();
+          }
+          try (PreparedStatement ps =
+              c.prepareStatement("SELECT id FROM tag WHERE mailbox_id = ? AND name = ?")) {
+            ps.setInt(1, mailboxId);
+            ps.setString(2, name);
+            try (ResultSet rs = ps.executeQuery()) {
+              rs.next();
+              return rs.getInt(1);
+            }
+          }
+        });
+  }
+
+  /** The clusters of an account this operation has committed. */
+  public Set<Integer> committedClusters(String operationId, String sourceAccountId)
+      throws SQLException {
+    return Sql.withConnection(
+        dataSource,
+        c -> {
+          Set<Integer> seqs = new HashSet<>();
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT seq FROM restore_cluster WHERE operation_id = ? AND source_account_id = ?")) {
+            ps.setString(1, operationId);
+            ps.setString(2, sourceAccountId);
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                seqs.add(rs.getInt(1));
+              }
+            }
+          }
+          return seqs;
+        });
+  }
+}
