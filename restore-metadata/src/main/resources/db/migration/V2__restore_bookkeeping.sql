@@ -28,6 +28,7 @@ CREATE TABLE restore_account (
   account_uuid      VARCHAR(64) CHARACTER SET ascii NULL,
   account_id        INT UNSIGNED NULL,
   mailbox_id        INT UNSIGNED NULL,
+  source_ref        INT UNSIGNED NULL,      -- restore_source.id of this backup account
   fresh_mailbox     BOOLEAN      NOT NULL DEFAULT FALSE, -- emptied or created by this operation
   state             VARCHAR(16)  NOT NULL,  -- pending provisioned restoring restored partial failed skipped
   items_restored    BIGINT       NOT NULL DEFAULT 0,
@@ -54,12 +55,22 @@ CREATE TABLE restore_cluster (
   PRIMARY KEY (operation_id, source_account_id, seq)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
--- Backup item id -> restored item id, per target mailbox. Its key is what makes re-runs skip.
+-- The accounts of backups ever restored, by "<backup server id>/<account id>": item ids are
+-- unique only within one source account, so the id map is keyed by it.
+CREATE TABLE restore_source (
+  id  INT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  ref VARCHAR(400) NOT NULL,
+  UNIQUE KEY uk_source_ref (ref)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
+
+-- Backup item id -> restored item id, per target mailbox and source account. Its key is what
+-- makes re-runs skip; two different source accounts merged into one mailbox never collide.
 CREATE TABLE restore_id_map (
   mailbox_id INT UNSIGNED NOT NULL,
+  source_id  INT UNSIGNED NOT NULL,
   old_id     INT UNSIGNED NOT NULL,
   new_id     INT UNSIGNED NOT NULL,
-  PRIMARY KEY (mailbox_id, old_id)
+  PRIMARY KEY (mailbox_id, source_id, old_id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 -- Mountpoints restored in phase 2 wait here for phase 3, which knows every account's new ids.

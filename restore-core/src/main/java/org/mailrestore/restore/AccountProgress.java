@@ -10,6 +10,7 @@ public record AccountProgress(
     Integer accountId,
     String accountUuid,
     Integer mailboxId,
+    Integer sourceRef,
     boolean freshMailbox,
     long itemsRestored,
     long itemsSkipped,

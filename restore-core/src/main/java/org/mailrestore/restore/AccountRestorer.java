@@ -33,6 +33,7 @@ import org.mailrestore.mailstore.ClusterWrite.TagLink;
 import org.mailrestore.mailstore.ClusterWrite.TagRow;
 import org.mailrestore.mailstore.ClusterWrite.VolumeBlobRow;
 import org.mailrestore.mailstore.FailureRow;
+import org.mailrestore.mailstore.IdSpace;
 import org.mailrestore.mailstore.ItemRow;
 import org.mailrestore.mailstore.LeaseLostException;
 import org.slf4j.Logger;
@@ -60,6 +61,7 @@ final class AccountRestorer {
   private final AccountProgress account;
   private final String sourceId;
   private final Map<Integer, Integer> folderMap = new HashMap<>();
+  private final IdSpace idSpace;
   private IdAllocator ids;
   private TagRegistry tags;
 
@@ -67,6 +69,8 @@ final class AccountRestorer {
     this.ctx = ctx;
     this.account = account;
     this.sourceId = account.sourceAccountId();
+    this.idSpace =
+        account.mailboxId() == null ? null : new IdSpace(account.mailboxId(), account.sourceRef());
     for (SystemFolder f : SystemFolder.values()) {
       folderMap.put(f.id(), f.id());
     }
@@ -175,8 +179,7 @@ final class AccountRestorer {
 
   /** A resumed account: cluster 0 is committed, so its mappings are read back. */
   private void loadContainerMaps(Containers c) throws SQLException {
-    Map<Integer, Integer> restored =
-        ctx.mailboxes().mappedIds(account.mailboxId(), containerIds(c));
+    Map<Integer, Integer> restored = ctx.mailboxes().mappedIds(idSpace, containerIds(c));
     for (FolderGraph.Container f : c.folders()) {
       Integer newId = restored.get(f.oldId());
       if (newId != null) {
@@ -188,7 +191,7 @@ final class AccountRestorer {
   private void writeContainers(Containers c) throws SQLException {
     int mailbox = account.mailboxId();
     Map<Integer, Integer> restored =
-        account.freshMailbox() ? Map.of() : ctx.mailboxes().mappedIds(mailbox, containerIds(c));
+        account.freshMailbox() ? Map.of() : ctx.mailboxes().mappedIds(idSpace, containerIds(c));
     FolderGraph.Plan plan =
         FolderGraph.plan(c.folders(), ctx.mailboxes().folderNamesByParent(mailbox), restored);
     List<ItemRow> rows = new ArrayList<>();
@@ -462,7 +465,7 @@ final class AccountRestorer {
       return 0; // a mailbox this operation created holds only committed clusters, skipped whole
     }
     List<Integer> oldIds = pending.stream().map(p -> p.item.id()).toList();
-    Map<Integer, Integer> done = ctx.mailboxes().mappedIds(account.mailboxId(), oldIds);
+    Map<Integer, Integer> done = ctx.mailboxes().mappedIds(idSpace, oldIds);
     long skipped = 0;
     for (var it = pending.iterator(); it.hasNext(); ) {
       Pending p = it.next();
@@ -592,7 +595,7 @@ final class AccountRestorer {
             ctx.operationId(),
             sourceId,
             ctx.instanceId(),
-            account.mailboxId(),
+            idSpace,
             seq,
             rows,
             tagRows,

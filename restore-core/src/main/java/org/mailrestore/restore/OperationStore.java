@@ -239,6 +239,7 @@ public final class OperationStore {
       int accountId,
       String accountUuid,
       Integer mailboxId,
+      Integer sourceRef,
       boolean freshMailbox,
       AccountState state)
       throws SQLException {
@@ -248,16 +249,17 @@ public final class OperationStore {
           try (PreparedStatement ps =
               c.prepareStatement(
                   "UPDATE restore_account SET account_name = ?, account_id = ?, account_uuid = ?,"
-                      + " mailbox_id = ?, fresh_mailbox = ?, state = ?"
+                      + " mailbox_id = ?, source_ref = ?, fresh_mailbox = ?, state = ?"
                       + " WHERE operation_id = ? AND source_account_id = ?")) {
             ps.setString(1, accountName);
             ps.setInt(2, accountId);
             ps.setString(3, accountUuid);
             Sql.setNullableInt(ps, 4, mailboxId);
-            ps.setBoolean(5, freshMailbox);
-            ps.setString(6, state.name());
-            ps.setString(7, operationId);
-            ps.setString(8, sourceAccountId);
+            Sql.setNullableInt(ps, 5, sourceRef);
+            ps.setBoolean(6, freshMailbox);
+            ps.setString(7, state.name());
+            ps.setString(8, operationId);
+            ps.setString(9, sourceAccountId);
             ps.executeUpdate();
           }
           return null;
@@ -344,8 +346,9 @@ public final class OperationStore {
           try (PreparedStatement ps =
               c.prepareStatement(
                   "SELECT source_account_id, account_name, state, account_id, account_uuid,"
-                      + " mailbox_id, fresh_mailbox, items_restored, items_skipped, items_failed,"
-                      + " bytes_restored, dedup_hits, lease_owner, started_at, finished_at, error"
+                      + " mailbox_id, source_ref, fresh_mailbox, items_restored, items_skipped,"
+                      + " items_failed, bytes_restored, dedup_hits, lease_owner, started_at,"
+                      + " finished_at, error"
                       + " FROM restore_account WHERE operation_id = ? ORDER BY account_name")) {
             ps.setString(1, operationId);
             try (ResultSet rs = ps.executeQuery()) {
@@ -358,16 +361,17 @@ public final class OperationStore {
                         nullableInt(rs, 4),
                         rs.getString(5),
                         nullableInt(rs, 6),
-                        rs.getBoolean(7),
-                        rs.getLong(8),
+                        nullableInt(rs, 7),
+                        rs.getBoolean(8),
                         rs.getLong(9),
                         rs.getLong(10),
                         rs.getLong(11),
                         rs.getLong(12),
-                        rs.getString(13),
-                        instant(rs.getTimestamp(14)),
+                        rs.getLong(13),
+                        rs.getString(14),
                         instant(rs.getTimestamp(15)),
-                        rs.getString(16)));
+                        instant(rs.getTimestamp(16)),
+                        rs.getString(17)));
               }
             }
           }

@@ -200,6 +200,7 @@ final class Provisioner {
             into.id(),
             into.uuid(),
             into.mailboxId(),
+            ctx.mailboxes().sourceRef(ctx.backup().accountRef(account.id())),
             fresh,
             state);
   }

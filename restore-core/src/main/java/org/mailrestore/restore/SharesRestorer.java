@@ -10,6 +10,7 @@ import org.mailrestore.backup.BackupLayout;
 import org.mailrestore.backup.Grant;
 import org.mailrestore.backup.Parsed;
 import org.mailrestore.backup.SystemFolder;
+import org.mailrestore.mailstore.IdSpace;
 import org.mailrestore.mailstore.SharesStore.PendingMount;
 import org.mailrestore.mailstore.TargetAccount;
 
@@ -39,6 +40,10 @@ final class SharesRestorer {
     }
   }
 
+  private static IdSpace idSpace(AccountProgress a) {
+    return new IdSpace(a.mailboxId(), a.sourceRef());
+  }
+
   private static boolean restoredInto(AccountProgress a) {
     return a.mailboxId() != null
         && (a.state() == AccountState.RESTORED || a.state() == AccountState.PARTIAL);
@@ -59,7 +64,7 @@ final class SharesRestorer {
     }
     List<Integer> folderIds = new ArrayList<>();
     grants.forEach(g -> folderIds.add(g.folderId()));
-    Map<Integer, Integer> folders = ctx.mailboxes().mappedIds(owner.mailboxId(), folderIds);
+    Map<Integer, Integer> folders = ctx.mailboxes().mappedIds(idSpace(owner), folderIds);
     String location = BackupLayout.sharesFile(sourceId);
     for (Grant grant : grants) {
       Integer folder =
@@ -151,7 +156,7 @@ final class SharesRestorer {
         SystemFolder.byId(mount.sourceFolderId()) != null
             ? Integer.valueOf(mount.sourceFolderId())
             : ctx.mailboxes()
-                .mappedIds(owner.mailboxId(), List.of(mount.sourceFolderId()))
+                .mappedIds(idSpace(owner), List.of(mount.sourceFolderId()))
                 .get(mount.sourceFolderId());
     if (folder == null) {
       ctx.record(

@@ -36,6 +36,7 @@ import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobVolume;
 import org.mailrestore.blob.StoredBlob;
 import org.mailrestore.folders.FolderGraph;
+import org.mailrestore.mailstore.IdSpace;
 import org.mailrestore.mailstore.MailboxStore;
 import org.mailrestore.mailstore.MailstoreReader;
 import org.mailrestore.mailstore.MailstoreReader.StoredAccount;
@@ -119,6 +120,7 @@ public final class Verifier {
     private long blobsChecked;
     private final Set<BlobDigest> blobsSeen = new HashSet<>();
     private final Map<String, StoredAccount> targets = new HashMap<>();
+    private final Map<String, IdSpace> spaces = new HashMap<>();
 
     Run(BackupReader backup, Options options) {
       this.backup = backup;
@@ -133,9 +135,14 @@ public final class Verifier {
                 || options.accounts().contains(a.name().toLowerCase(Locale.ROOT))
                 || options.accounts().contains(a.id()))) {
           accounts.add(a);
-          store
-              .account(options.targetName().apply(a.name()))
-              .ifPresent(t -> targets.put(a.id(), t));
+          Optional<StoredAccount> target = store.account(options.targetName().apply(a.name()));
+          Optional<Integer> ref = mailboxes.findSourceRef(backup.accountRef(a.id()));
+          if (target.isPresent()) {
+            targets.put(a.id(), target.get());
+            if (ref.isPresent() && target.get().mailboxId() != null) {
+              spaces.put(a.id(), new IdSpace(target.get().mailboxId(), ref.get()));
+            }
+          }
         }
       }
       for (Account account : accounts) {
@@ -179,11 +186,16 @@ public final class Verifier {
         differ("account " + name + " has no mailbox");
         return;
       }
+      IdSpace space = spaces.get(account.id());
+      if (space == null) {
+        differ("account " + name + ": nothing of it was restored from this backup");
+        return;
+      }
       int mailbox = target.mailboxId();
       MappedIds mapped = new MappedIds();
-      Map<Integer, Integer> folderMap = verifyContainers(account, name, mailbox, mapped);
+      Map<Integer, Integer> folderMap = verifyContainers(account, name, space, mapped);
       Set<String> implicitTags = new HashSet<>();
-      verifyContent(account, name, mailbox, folderMap, mapped, implicitTags);
+      verifyContent(account, name, space, folderMap, mapped, implicitTags);
       verifyGrants(account, name, mailbox, folderMap);
       long expected = mapped.distinct() + implicitTags.size();
       long actual = store.countUserItems(mailbox);
@@ -199,8 +211,9 @@ public final class Verifier {
     }
 
     private Map<Integer, Integer> verifyContainers(
-        Account account, String name, int mailbox, MappedIds mapped)
+        Account account, String name, IdSpace space, MappedIds mapped)
         throws SQLException, IOException {
+      int mailbox = space.mailboxId();
       List<FolderGraph.Container> folders = new ArrayList<>();
       Map<Integer, Revision> tagDefs = new HashMap<>();
       try (ItemStream stream = backup.items(account.id(), CONTAINERS)) {
@@ -228,7 +241,7 @@ public final class Verifier {
       plan.folders().forEach(f -> oldIds.add(f.container().oldId()));
       oldIds.addAll(tagDefs.keySet());
       oldIds.add(FolderGraph.RECOVERY_OLD_ID);
-      Map<Integer, Integer> ids = mailboxes.mappedIds(mailbox, oldIds);
+      Map<Integer, Integer> ids = mailboxes.mappedIds(space, oldIds);
       Map<Integer, Integer> folderMap = new HashMap<>();
       for (SystemFolder f : SystemFolder.values()) {
         folderMap.put(f.id(), f.id());
@@ -335,8 +348,9 @@ public final class Verifier {
         Revision.MountTarget target = c.state().mount();
         StoredMount mount = mounts.get(ids.get(c.oldId()));
         StoredAccount owner = targets.get(target.ownerAccountId());
+        IdSpace ownerSpace = spaces.get(target.ownerAccountId());
         String what = "account " + name + ": mountpoint " + c.oldId();
-        if (owner == null || owner.mailboxId() == null) {
+        if (owner == null || ownerSpace == null) {
           if (mount != null) {
             differ(
                 what
@@ -354,7 +368,7 @@ public final class Verifier {
             SystemFolder.byId(target.remoteFolderId()) != null
                 ? Integer.valueOf(target.remoteFolderId())
                 : mailboxes
-                    .mappedIds(owner.mailboxId(), List.of(target.remoteFolderId()))
+                    .mappedIds(ownerSpace, List.of(target.remoteFolderId()))
                     .get(target.remoteFolderId());
         check(what, "owner", owner.uuid(), mount.ownerUuid());
         check(what, "remote folder", remote, mount.remoteFolderId());
@@ -364,13 +378,16 @@ public final class Verifier {
     private void verifyContent(
         Account account,
         String name,
-        int mailbox,
+        IdSpace space,
         Map<Integer, Integer> folderMap,
         MappedIds mapped,
         Set<String> implicitTags)
         throws SQLException, IOException {
       Set<String> definedTags = new HashSet<>();
-      store.tagNames(mailbox).values().forEach(t -> definedTags.add(t.toLowerCase(Locale.ROOT)));
+      store
+          .tagNames(space.mailboxId())
+          .values()
+          .forEach(t -> definedTags.add(t.toLowerCase(Locale.ROOT)));
       List<Item> batch = new ArrayList<>(BATCH);
       try (ItemStream stream = backup.items(account.id(), CONTENT)) {
         while (stream.hasNext()) {
@@ -378,13 +395,13 @@ public final class Verifier {
               && options.pointInTime().select(item).isPresent()) {
             batch.add(item);
             if (batch.size() == BATCH) {
-              verifyBatch(account, name, mailbox, folderMap, mapped, batch);
+              verifyBatch(account, name, space, folderMap, mapped, batch);
               batch.clear();
             }
           }
         }
       }
-      verifyBatch(account, name, mailbox, folderMap, mapped, batch);
+      verifyBatch(account, name, space, folderMap, mapped, batch);
       // Tags items carry without the backup defining them are created by the restore.
       Set<String> backupTags = new HashSet<>();
       try (ItemStream stream = backup.items(account.id(), EnumSet.of(ItemType.TAG))) {
@@ -407,7 +424,7 @@ public final class Verifier {
     private void verifyBatch(
         Account account,
         String name,
-        int mailbox,
+        IdSpace space,
         Map<Integer, Integer> folderMap,
         MappedIds mapped,
         List<Item> batch)
@@ -415,9 +432,8 @@ public final class Verifier {
       if (batch.isEmpty()) {
         return;
       }
-      Map<Integer, Integer> ids =
-          mailboxes.mappedIds(mailbox, batch.stream().map(Item::id).toList());
-      Map<Integer, StoredItem> rows = store.items(mailbox, ids.values());
+      Map<Integer, Integer> ids = mailboxes.mappedIds(space, batch.stream().map(Item::id).toList());
+      Map<Integer, StoredItem> rows = store.items(space.mailboxId(), ids.values());
       List<StoredItem> withBlobs = new ArrayList<>();
       for (Item item : batch) {
         Revision s = options.pointInTime().select(item).orElseThrow();

@@ -111,6 +111,14 @@ public final class BackupReader implements AutoCloseable {
     return storage.describe();
   }
 
+  /**
+   * A name for one of the backup's accounts that is unique across backups: {@code <server
+   * id>/<account id>}. Item ids are unique only within it.
+   */
+  public String accountRef(String accountId) {
+    return (manifest.serverId() == null ? "" : manifest.serverId()) + "/" + accountId;
+  }
+
   public List<Parsed<Domain>> domains() {
     return readAll(BackupLayout.DOMAINS, Domain.class);
   }

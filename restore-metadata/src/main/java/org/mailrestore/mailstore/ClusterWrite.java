@@ -7,6 +7,7 @@ import org.mailrestore.blob.StoredBlob;
  * Everything one cluster commits in a single transaction: mailstore rows, the id mappings that make
  * re-runs skip, failures, the checkpoint and the account's counters.
  *
+ * @param idSpace the mailbox and source account the id mappings belong to
  * @param seq the cluster's position in the account's item stream (0: folders and tags)
  * @param leaseOwner the instance that holds the account; the commit fails if another took it over
  */
@@ -14,7 +15,7 @@ public record ClusterWrite(
     String operationId,
     String sourceAccountId,
     String leaseOwner,
-    int mailboxId,
+    IdSpace idSpace,
     int seq,
     List<ItemRow> items,
     List<TagRow> tags,

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -12,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.mailrestore.backup.ItemType;
@@ -52,12 +54,13 @@ public final class MailboxStore {
     Sql.inTransaction(
         dataSource,
         c -> {
+          int mailboxId = w.idSpace().mailboxId();
           insertBlobs(c, w.blobs());
-          insertItems(c, w.mailboxId(), w.items());
-          insertTags(c, w.mailboxId(), w.tags());
-          insertTagLinks(c, w.mailboxId(), w.tagLinks());
-          insertIdMappings(c, w.mailboxId(), w.idMappings());
-          insertMounts(c, w.operationId(), w.mailboxId(), w.mounts());
+          insertItems(c, mailboxId, w.items());
+          insertTags(c, mailboxId, w.tags());
+          insertTagLinks(c, mailboxId, w.tagLinks());
+          insertIdMappings(c, w.idSpace(), w.idMappings());
+          insertMounts(c, w.operationId(), mailboxId, w.mounts());
           insertFailures(c, w.operationId(), w.failures());
           try (PreparedStatement ps =
               c.prepareStatement(
@@ -209,18 +212,20 @@ public final class MailboxStore {
     }
   }
 
-  private static void insertIdMappings(Connection c, int mailboxId, List<IdMapping> mappings)
+  private static void insertIdMappings(Connection c, IdSpace space, List<IdMapping> mappings)
       throws SQLException {
     if (mappings.isEmpty()) {
       return;
     }
     try (PreparedStatement ps =
         c.prepareStatement(
-            "INSERT INTO restore_id_map (mailbox_id, old_id, new_id) VALUES (?, ?, ?)")) {
+            "INSERT INTO restore_id_map (mailbox_id, source_id, old_id, new_id)"
+                + " VALUES (?, ?, ?, ?)")) {
       for (IdMapping m : mappings) {
-        ps.setInt(1, mailboxId);
-        ps.setInt(2, m.oldId());
-        ps.setInt(3, m.newId());
+        ps.setInt(1, space.mailboxId());
+        ps.setInt(2, space.sourceRef());
+        ps.setInt(3, m.oldId());
+        ps.setInt(4, m.newId());
         ps.addBatch();
       }
       ps.executeBatch();
@@ -283,8 +288,47 @@ public final class MailboxStore {
         });
   }
 
-  /** Which of {@code oldIds} are already restored in the mailbox, and as what. Keyed lookups. */
-  public Map<Integer, Integer> mappedIds(int mailboxId, Collection<Integer> oldIds)
+  /**
+   * The id of a source account (for the id map), registering it the first time.
+   *
+   * @param ref {@code <backup server id>/<account id>}
+   */
+  public int sourceRef(String ref) throws SQLException {
+    return Sql.withConnection(
+        dataSource,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "INSERT INTO restore_source (ref) VALUES (?)"
+                      + " ON DUPLICATE KEY UPDATE id = LAST_INSERT_ID(id)",
+                  Statement.RETURN_GENERATED_KEYS)) {
+            ps.setString(1, ref);
+            ps.executeUpdate();
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+              keys.next();
+              return keys.getInt(1);
+            }
+          }
+        });
+  }
+
+  /** The id of a source account, if it was ever registered. */
+  public Optional<Integer> findSourceRef(String ref) throws SQLException {
+    return Sql.withConnection(
+        dataSource,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement("SELECT id FROM restore_source WHERE ref = ?")) {
+            ps.setString(1, ref);
+            try (ResultSet rs = ps.executeQuery()) {
+              return rs.next() ? Optional.of(rs.getInt(1)) : Optional.empty();
+            }
+          }
+        });
+  }
+
+  /** Which of {@code oldIds} are already restored in the id space, and as what. Keyed lookups. */
+  public Map<Integer, Integer> mappedIds(IdSpace space, Collection<Integer> oldIds)
       throws SQLException {
     Map<Integer, Integer> mapped = new HashMap<>();
     if (oldIds.isEmpty()) {
@@ -298,12 +342,14 @@ public final class MailboxStore {
             List<Integer> chunk = ids.subList(from, Math.min(ids.size(), from + MAX_IN_LIST));
             try (PreparedStatement ps =
                 c.prepareStatement(
-                    "SELECT old_id, new_id FROM restore_id_map WHERE mailbox_id = ? AND old_id IN ("
+                    "SELECT old_id, new_id FROM restore_id_map WHERE mailbox_id = ?"
+                        + " AND source_id = ? AND old_id IN ("
                         + Sql.placeholders(chunk.size())
                         + ")")) {
-              ps.setInt(1, mailboxId);
+              ps.setInt(1, space.mailboxId());
+              ps.setInt(2, space.sourceRef());
               for (int i = 0; i < chunk.size(); i++) {
-                ps.setInt(i + 2, chunk.get(i));
+                ps.setInt(i + 3, chunk.get(i));
               }
               try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

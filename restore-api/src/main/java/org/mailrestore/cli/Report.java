@@ -1,0 +1,100 @@
+package org.mailrestore.cli;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+import org.mailrestore.restore.FailureRecord;
+import org.mailrestore.restore.OperationSummary;
+import org.mailrestore.verify.VerifyReport;
+
+/** Human-readable summaries for the terminal. */
+final class Report {
+
+  private Report() {}
+
+  static String count(long n) {
+    return String.format(Locale.ROOT, "%,d", n);
+  }
+
+  static String bytes(long n) {
+    if (n < 1024) {
+      return n + " B";
+    }
+    String[] units = {"KiB", "MiB", "GiB", "TiB"};
+    double v = n;
+    int u = -1;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+  }
+
+  static String seconds(Long millis) {
+    return millis == null ? "-" : String.format(Locale.ROOT, "%.2f s", millis / 1000.0);
+  }
+
+  static String rate(long items, Long millis) {
+    if (millis == null || millis <= 0) {
+      return "-";
+    }
+    return String.format(Locale.ROOT, "%,.0f items/s", items * 1000.0 / millis);
+  }
+
+  static void operation(PrintStream out, OperationSummary s) {
+    OperationSummary.Counts c = s.counts();
+    out.printf("  operation   %s  %s%n", s.id(), s.state());
+    out.printf("  accounts    %s (%s failed)%n", count(c.accounts()), count(c.accountsFailed()));
+    out.printf(
+        "  items       %s restored, %s skipped, %s failed%n",
+        count(c.itemsRestored()), count(c.itemsSkipped()), count(c.itemsFailed()));
+    out.printf(
+        "  blobs       %s restored, %s deduplicated%n",
+        bytes(c.bytesRestored()), count(c.dedupHits()));
+    out.printf(
+        "  phases      provisioning %s, data %s (%s), shares %s%n",
+        seconds(s.provisioningMillis()),
+        seconds(s.dataMillis()),
+        rate(c.itemsRestored() + c.itemsSkipped(), s.dataMillis()),
+        seconds(s.sharesMillis()));
+    if (c.errors() + c.warnings() > 0) {
+      out.printf(
+          "  failures    %s errors, %s warnings (repairs)%n",
+          count(c.errors()), count(c.warnings()));
+    }
+    if (s.message() != null) {
+      out.printf("  message     %s%n", s.message());
+    }
+  }
+
+  static void failures(PrintStream out, List<FailureRecord> failures, long total) {
+    for (FailureRecord f : failures) {
+      out.printf(
+          "  %-7s %-20s account %s item %d %s: %s%n",
+          f.severity(),
+          f.reason(),
+          f.sourceAccountId().isEmpty() ? "-" : f.sourceAccountId(),
+          f.itemId(),
+          f.location().isEmpty() ? "" : "(" + f.location() + ")",
+          f.detail());
+    }
+    if (total > failures.size()) {
+      out.printf("  ... and %s more%n", count(total - failures.size()));
+    }
+  }
+
+  static void verify(PrintStream out, VerifyReport r) {
+    if (r.identical()) {
+      out.printf(
+          "  verify      no differences (%s accounts, %s items, %s blobs checked byte for byte)%n",
+          count(r.accounts()), count(r.items()), count(r.blobsChecked()));
+    } else {
+      out.printf("  verify      %s differences%n", count(r.differenceCount()));
+      r.differences().forEach(d -> out.println("    " + d));
+    }
+    if (r.excused() > 0) {
+      out.printf(
+          "              (%s items missing as reported in the failure list)%n", count(r.excused()));
+    }
+  }
+}

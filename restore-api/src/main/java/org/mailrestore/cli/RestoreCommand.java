@@ -1,0 +1,65 @@
+package org.mailrestore.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.mailrestore.restore.OperationState;
+import org.mailrestore.restore.OperationSummary;
+import org.mailrestore.restore.RestoreEngine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code mailrestore restore ...}: restores. */
+@Command(
+    name = "restore",
+    mixinStandardHelpOptions = true,
+    description = "Run restores.",
+    subcommands = {RestoreCommand.Run.class})
+final class RestoreCommand {
+
+  @Command(
+      name = "run",
+      mixinStandardHelpOptions = true,
+      description =
+          "Restore a local backup into a mailstore from this process, and wait for the end."
+              + " Run it again to resume an interrupted restore (with --operation) or to re-run"
+              + " one (what is restored is skipped).")
+  static final class Run implements Callable<Integer> {
+    @Option(names = "--backup", required = true, description = "The backup directory")
+    Path backup;
+
+    @Option(names = "--operation", description = "Resume this operation instead of starting one")
+    String operation;
+
+    @Mixin StoreOptions store;
+
+    @Mixin RestoreOptions restore;
+
+    @Override
+    public Integer call() throws Exception {
+      try (Mailstore mailstore = store.open()) {
+        RestoreEngine engine = mailstore.engine();
+        String id =
+            operation != null
+                ? operation
+                : engine.submit(restore.request(backup.toAbsolutePath().toString()), null);
+        System.out.println("operation " + id);
+        OperationSummary summary = engine.run(id);
+        Report.operation(System.out, summary);
+        long errors = summary.counts().errors() + summary.counts().warnings();
+        if (errors > 0) {
+          Report.failures(System.out, engine.operations().failures(id, 0, 50), errors);
+        }
+        return exitCode(summary.state());
+      }
+    }
+  }
+
+  static int exitCode(OperationState state) {
+    return switch (state) {
+      case COMPLETED -> ExitCodes.OK;
+      case PARTIAL -> ExitCodes.PARTIAL;
+      default -> ExitCodes.FAILED;
+    };
+  }
+}

@@ -1,0 +1,83 @@
+package org.mailrestore.cli;
+
+import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.List;
+import org.mailrestore.restore.BackupSource;
+import org.mailrestore.restore.ConflictPolicy;
+import org.mailrestore.restore.RestoreRequest;
+import org.mailrestore.restore.Selection;
+import picocli.CommandLine.Option;
+
+/** What to restore and how: the request of a local restore. */
+final class RestoreOptions {
+
+  @Option(
+      names = "--policy",
+      defaultValue = "merge",
+      description =
+          "For accounts that exist: skip, merge, replace or new-account (default: ${DEFAULT-VALUE})")
+  String policy;
+
+  @Option(
+      names = "--as-of",
+      description =
+          "Restore the state at this instant (ISO-8601, e.g. 2025-06-30T00:00:00Z); default: the latest")
+  Instant asOf;
+
+  @Option(
+      names = "--account",
+      description = "Restore only this account (address or backup id); repeatable")
+  List<String> accounts = List.of();
+
+  @Option(names = "--domain", description = "Restore only accounts of this domain; repeatable")
+  List<String> domains = List.of();
+
+  @Option(names = "--skip-system-accounts", description = "Leave out the server's own accounts")
+  boolean skipSystemAccounts;
+
+  @Option(names = "--skip-aliases", description = "Do not restore aliases")
+  boolean skipAliases;
+
+  @Option(names = "--skip-lists", description = "Do not restore distribution lists")
+  boolean skipLists;
+
+  @Option(names = "--skip-cos", description = "Do not restore classes of service")
+  boolean skipCos;
+
+  @Option(names = "--skip-provisioning", description = "Restore data into existing accounts only")
+  boolean skipProvisioning;
+
+  @Option(
+      names = "--provisioning-only",
+      description = "Create domains and accounts, restore no items")
+  boolean provisioningOnly;
+
+  @Option(
+      names = "--cluster-size",
+      defaultValue = "0",
+      description = "Items per transaction; 0 for the default (1000)")
+  int clusterSize;
+
+  RestoreRequest request(String backupPath) {
+    Selection selection =
+        new Selection(
+            new LinkedHashSet<>(domains),
+            new LinkedHashSet<>(accounts),
+            skipSystemAccounts,
+            skipAliases,
+            skipLists,
+            skipCos,
+            skipProvisioning,
+            provisioningOnly);
+    return new RestoreRequest(
+        new BackupSource.Local(backupPath),
+        selection,
+        asOf,
+        ConflictPolicy.parse(policy),
+        null,
+        0,
+        clusterSize,
+        null);
+  }
+}

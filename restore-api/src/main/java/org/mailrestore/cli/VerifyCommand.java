@@ -1,0 +1,55 @@
+package org.mailrestore.cli;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import org.mailrestore.backup.BackupReader;
+import org.mailrestore.backup.LocalBackupStorage;
+import org.mailrestore.backup.PointInTime;
+import org.mailrestore.verify.Verifier;
+import org.mailrestore.verify.VerifyReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code mailrestore verify}: compare a restored mailstore with its backup. */
+@Command(
+    name = "verify",
+    mixinStandardHelpOptions = true,
+    description =
+        "Compare a mailstore with the backup it was restored from: accounts, folders, items,"
+            + " flags, tags, grants, mountpoints and every blob's bytes. Prints what differs.")
+final class VerifyCommand implements Callable<Integer> {
+
+  @Option(names = "--backup", required = true, description = "The backup directory")
+  Path backup;
+
+  @Option(names = "--as-of", description = "Compare with the state at this instant (as restored)")
+  Instant asOf;
+
+  @Option(names = "--skip-blobs", description = "Do not read blobs back (much faster; rows only)")
+  boolean skipBlobs;
+
+  @Mixin StoreOptions store;
+
+  @Override
+  public Integer call() throws Exception {
+    try (Mailstore mailstore = store.open();
+        BackupReader reader = BackupReader.open(new LocalBackupStorage(backup))) {
+      Verifier.Options defaults =
+          Verifier.Options.defaults().withPointInTime(new PointInTime(asOf));
+      Verifier.Options options =
+          new Verifier.Options(
+              defaults.pointInTime(),
+              defaults.targetName(),
+              defaults.accounts(),
+              !skipBlobs,
+              defaults.checkAliases(),
+              defaults.knownFailures(),
+              defaults.maxListed());
+      VerifyReport report = mailstore.verifier().verify(reader, options);
+      Report.verify(System.out, report);
+      return report.identical() ? ExitCodes.OK : ExitCodes.PARTIAL;
+    }
+  }
+}

@@ -1,0 +1,10 @@
+package org.mailrestore.mailstore;
+
+/**
+ * Where backup item ids map to restored ids: one target mailbox and one source account. Item ids
+ * are unique only within a source account, so two accounts merged into one mailbox (from different
+ * backups, say) keep separate maps.
+ *
+ * @param sourceRef the source account's row in {@code restore_source}
+ */
+public record IdSpace(int mailboxId, int sourceRef) {}
