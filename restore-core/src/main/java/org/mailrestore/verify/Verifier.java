@@ -37,6 +37,7 @@ import org.mailrestore.blob.BlobVolume;
 import org.mailrestore.blob.StoredBlob;
 import org.mailrestore.folders.FolderGraph;
 import org.mailrestore.mailstore.IdSpace;
+import org.mailrestore.mailstore.ItemRow;
 import org.mailrestore.mailstore.MailboxStore;
 import org.mailrestore.mailstore.MailstoreReader;
 import org.mailrestore.mailstore.MailstoreReader.StoredAccount;
@@ -275,8 +276,8 @@ public final class Verifier {
         }
         mapped.add(newId);
         folderMap.put(c.oldId(), newId);
-        StoredItem row = rows.get(newId);
-        if (row == null) {
+        StoredItem stored = rows.get(newId);
+        if (stored == null) {
           differ(
               "account "
                   + name
@@ -289,6 +290,7 @@ public final class Verifier {
                   + ", which does not exist");
           continue;
         }
+        ItemRow row = stored.row();
         Integer parent =
             switch (planned.parent()) {
               case FolderGraph.Parent.System(int id) -> id;
@@ -434,7 +436,7 @@ public final class Verifier {
       }
       Map<Integer, Integer> ids = mailboxes.mappedIds(space, batch.stream().map(Item::id).toList());
       Map<Integer, StoredItem> rows = store.items(space.mailboxId(), ids.values());
-      List<StoredItem> withBlobs = new ArrayList<>();
+      List<ItemRow> withBlobs = new ArrayList<>();
       for (Item item : batch) {
         Revision s = options.pointInTime().select(item).orElseThrow();
         String what = "account " + name + ": " + item.type().wireName() + " " + item.id();
@@ -446,16 +448,17 @@ public final class Verifier {
           continue;
         }
         mapped.add(newId);
-        StoredItem row = rows.get(newId);
-        if (row == null) {
+        StoredItem stored = rows.get(newId);
+        if (stored == null) {
           differ(what + " is mapped to " + newId + ", which does not exist");
           continue;
         }
+        ItemRow row = stored.row();
         items++;
         check(what, "type", item.type().code(), row.type());
         check(what, "folder", folderMap.get(s.folderId()), row.folderId());
         check(what, "flags", Flags.normalize(s.flags()), Flags.fromBits(row.flags()));
-        check(what, "tags", lowerSorted(s.tags()), lowerSorted(row.tags()));
+        check(what, "tags", lowerSorted(s.tags()), lowerSorted(stored.tags()));
         check(what, "date", s.date(), row.date());
         check(what, "size", s.size(), row.size());
         check(what, "digest", s.digest(), row.digest());
@@ -471,16 +474,16 @@ public final class Verifier {
       checkBlobs(name, withBlobs);
     }
 
-    private void checkBlobs(String name, List<StoredItem> rows) throws SQLException, IOException {
-      Map<Integer, List<StoredItem>> byVolume = new HashMap<>();
-      for (StoredItem row : rows) {
+    private void checkBlobs(String name, List<ItemRow> rows) throws SQLException, IOException {
+      Map<Integer, List<ItemRow>> byVolume = new HashMap<>();
+      for (ItemRow row : rows) {
         if (row.volumeId() == null) {
           differ("account " + name + ": item " + row.id() + " has a digest but no volume");
         } else if (blobsSeen.add(row.digest())) {
           byVolume.computeIfAbsent(row.volumeId(), k -> new ArrayList<>()).add(row);
         }
       }
-      for (Map.Entry<Integer, List<StoredItem>> e : byVolume.entrySet()) {
+      for (Map.Entry<Integer, List<ItemRow>> e : byVolume.entrySet()) {
         BlobVolume volume = volumesById.get(e.getKey());
         if (volume == null) {
           differ(
@@ -492,8 +495,8 @@ public final class Verifier {
           continue;
         }
         Map<BlobDigest, StoredBlob> located =
-            volumes.present(e.getKey(), e.getValue().stream().map(StoredItem::digest).toList());
-        for (StoredItem row : e.getValue()) {
+            volumes.present(e.getKey(), e.getValue().stream().map(ItemRow::digest).toList());
+        for (ItemRow row : e.getValue()) {
           StoredBlob blob = located.get(row.digest());
           if (blob == null) {
             differ(
@@ -513,7 +516,7 @@ public final class Verifier {
       }
     }
 
-    private void verifyBytes(BlobVolume volume, StoredBlob blob, StoredItem row, String name) {
+    private void verifyBytes(BlobVolume volume, StoredBlob blob, ItemRow row, String name) {
       MessageDigest sha = BlobDigest.newSha256();
       long length = 0;
       byte[] buffer = new byte[1 << 16];

@@ -353,59 +353,46 @@ public final class ItemCodec {
     }
 
     private Revision readRevision(int position) throws ItemDecodeException {
+      Revision.Builder b = Revision.builder(position, Long.MIN_VALUE);
+      boolean hasValidFrom = false;
       int rev = position;
-      long validFrom = Long.MIN_VALUE;
-      long validTo = Revision.OPEN;
-      boolean deleted = false;
-      String uuid = null;
-      int folder = 0;
-      String name = null;
-      String flags = "";
-      List<String> tags = List.of();
-      long date = 0;
       long size = 0;
       BlobDigest digest = null;
-      String sender = null;
-      String subject = null;
-      int color = -1;
-      String view = null;
-      Revision.MountTarget mount = null;
-      Map<String, String> attrs = Map.of();
       String field;
       while ((field = p.nextName()) != null) {
         switch (field) {
-          case "rev" -> rev = readInt(field);
-          case "validFrom" -> validFrom = readLong(field);
-          case "validTo" -> validTo = readNullableLong(field, Revision.OPEN);
-          case "deleted" -> deleted = readBoolean(field);
-          case "uuid" -> uuid = readString(field);
-          case "folder" -> folder = readInt(field);
-          case "name" -> name = readString(field);
-          case "flags" -> flags = orEmpty(readString(field));
-          case "tags" -> tags = readStringArray(field);
-          case "date" -> date = readLong(field);
+          case "rev" -> b.rev(rev = readInt(field));
+          case "validFrom" -> {
+            b.validFrom(readLong(field));
+            hasValidFrom = true;
+          }
+          case "validTo" -> b.validTo(readNullableLong(field, Revision.OPEN));
+          case "deleted" -> {
+            if (readBoolean(field)) {
+              b.deleted();
+            }
+          }
+          case "uuid" -> b.uuid(readString(field));
+          case "folder" -> b.folder(readInt(field));
+          case "name" -> b.name(readString(field));
+          case "flags" -> b.flags(orEmpty(readString(field)));
+          case "tags" -> b.tags(readStringArray(field));
+          case "date" -> b.date(readLong(field));
           case "size" -> size = readLong(field);
           case "digest" -> digest = readDigest(field);
-          case "sender" -> sender = readString(field);
-          case "subject" -> subject = readString(field);
-          case "color" -> color = readInt(field);
-          case "view" -> view = readString(field);
-          case "mount" -> mount = readMount();
-          case "attrs" -> attrs = readStringMap(field);
+          case "sender" -> b.sender(readString(field));
+          case "subject" -> b.subject(readString(field));
+          case "color" -> b.color(readInt(field));
+          case "view" -> b.view(readString(field));
+          case "mount" -> b.mount(readMount());
+          case "attrs" -> b.attrs(readStringMap(field));
           default -> skipValue();
         }
       }
-      if (validFrom == Long.MIN_VALUE) {
+      if (!hasValidFrom) {
         throw fail("revision " + rev + " has no validFrom");
       }
-      if (deleted) {
-        return new Revision(
-            rev, validFrom, validTo, true, null, 0, null, "", List.of(), 0, 0, null, null, null, -1,
-            null, null, null);
-      }
-      return new Revision(
-          rev, validFrom, validTo, false, uuid, folder, name, flags, tags, date, size, digest,
-          sender, subject, color, view, mount, attrs);
+      return b.blob(size, digest).build();
     }
 
     private long readNullableLong(String field, long ifNull) throws ItemDecodeException {

@@ -314,17 +314,8 @@ public final class MailboxStore {
 
   /** The id of a source account, if it was ever registered. */
   public Optional<Integer> findSourceRef(String ref) throws SQLException {
-    return Sql.withConnection(
-        dataSource,
-        c -> {
-          try (PreparedStatement ps =
-              c.prepareStatement("SELECT id FROM restore_source WHERE ref = ?")) {
-            ps.setString(1, ref);
-            try (ResultSet rs = ps.executeQuery()) {
-              return rs.next() ? Optional.of(rs.getInt(1)) : Optional.empty();
-            }
-          }
-        });
+    return Sql.queryOne(
+        dataSource, "SELECT id FROM restore_source WHERE ref = ?", rs -> rs.getInt(1), ref);
   }
 
   /** Which of {@code oldIds} are already restored in the id space, and as what. Keyed lookups. */
@@ -365,41 +356,26 @@ public final class MailboxStore {
 
   /** The first id no item or tag of the mailbox uses (at least 256). */
   public int nextFreeItemId(int mailboxId) throws SQLException {
-    return Sql.withConnection(
-        dataSource,
-        c -> {
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "SELECT GREATEST("
-                      + " COALESCE((SELECT MAX(id) FROM mail_item WHERE mailbox_id = ?), 0),"
-                      + " COALESCE((SELECT MAX(id) FROM tag WHERE mailbox_id = ?), 0),"
-                      + " (SELECT item_id_checkpoint FROM mailbox WHERE id = ?), 255) + 1")) {
-            ps.setInt(1, mailboxId);
-            ps.setInt(2, mailboxId);
-            ps.setInt(3, mailboxId);
-            try (ResultSet rs = ps.executeQuery()) {
-              rs.next();
-              return rs.getInt(1);
-            }
-          }
-        });
+    return Sql.queryOne(
+            dataSource,
+            "SELECT GREATEST("
+                + " COALESCE((SELECT MAX(id) FROM mail_item WHERE mailbox_id = ?), 0),"
+                + " COALESCE((SELECT MAX(id) FROM tag WHERE mailbox_id = ?), 0),"
+                + " (SELECT item_id_checkpoint FROM mailbox WHERE id = ?), 255) + 1",
+            rs -> rs.getInt(1),
+            mailboxId,
+            mailboxId,
+            mailboxId)
+        .orElseThrow();
   }
 
   /** Records the highest id handed out, so later writers to the mailbox start after it. */
   public void raiseItemIdCheckpoint(int mailboxId, int highestId) throws SQLException {
-    Sql.withConnection(
+    Sql.update(
         dataSource,
-        c -> {
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "UPDATE mailbox SET item_id_checkpoint = GREATEST(item_id_checkpoint, ?)"
-                      + " WHERE id = ?")) {
-            ps.setInt(1, highestId);
-            ps.setInt(2, mailboxId);
-            ps.executeUpdate();
-          }
-          return null;
-        });
+        "UPDATE mailbox SET item_id_checkpoint = GREATEST(item_id_checkpoint, ?) WHERE id = ?",
+        highestId,
+        mailboxId);
   }
 
   /**
@@ -407,47 +383,37 @@ public final class MailboxStore {
    * lower-cased: what a new folder's name must not collide with.
    */
   public Map<Integer, Set<String>> folderNamesByParent(int mailboxId) throws SQLException {
-    return Sql.withConnection(
-        dataSource,
-        c -> {
-          Map<Integer, Set<String>> names = new HashMap<>();
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "SELECT folder_id, name FROM mail_item WHERE mailbox_id = ? AND type IN (?, ?, ?)"
-                      + " AND name IS NOT NULL")) {
-            ps.setInt(1, mailboxId);
-            ps.setInt(2, ItemType.FOLDER.code());
-            ps.setInt(3, ItemType.SEARCH_FOLDER.code());
-            ps.setInt(4, ItemType.MOUNTPOINT.code());
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                names
-                    .computeIfAbsent(rs.getInt(1), k -> new HashSet<>())
-                    .add(rs.getString(2).toLowerCase(Locale.ROOT));
-              }
-            }
-          }
-          return names;
-        });
+    record Named(int parent, String name) {}
+    Map<Integer, Set<String>> names = new HashMap<>();
+    for (Named n :
+        Sql.query(
+            dataSource,
+            "SELECT folder_id, name FROM mail_item WHERE mailbox_id = ? AND type IN (?, ?, ?)"
+                + " AND name IS NOT NULL",
+            rs -> new Named(rs.getInt(1), rs.getString(2)),
+            mailboxId,
+            ItemType.FOLDER.code(),
+            ItemType.SEARCH_FOLDER.code(),
+            ItemType.MOUNTPOINT.code())) {
+      names
+          .computeIfAbsent(n.parent(), k -> new HashSet<>())
+          .add(n.name().toLowerCase(Locale.ROOT));
+    }
+    return names;
   }
 
   /** The mailbox's tags by name. */
   public Map<String, Integer> tags(int mailboxId) throws SQLException {
-    return Sql.withConnection(
-        dataSource,
-        c -> {
-          Map<String, Integer> tags = new HashMap<>();
-          try (PreparedStatement ps =
-              c.prepareStatement("SELECT name, id FROM tag WHERE mailbox_id = ?")) {
-            ps.setInt(1, mailboxId);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                tags.put(rs.getString(1), rs.getInt(2));
-              }
-            }
-          }
-          return tags;
-        });
+    Map<String, Integer> tags = new HashMap<>();
+    for (TagRow t :
+        Sql.query(
+            dataSource,
+            "SELECT id, name, color FROM tag WHERE mailbox_id = ?",
+            rs -> new TagRow(rs.getInt(1), rs.getString(2), Sql.nullableInt(rs, 3)),
+            mailboxId)) {
+      tags.put(t.name(), t.id());
+    }
+    return tags;
   }
 
   /**
@@ -482,22 +448,12 @@ public final class MailboxStore {
   /** The clusters of an account this operation has committed. */
   public Set<Integer> committedClusters(String operationId, String sourceAccountId)
       throws SQLException {
-    return Sql.withConnection(
-        dataSource,
-        c -> {
-          Set<Integer> seqs = new HashSet<>();
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "SELECT seq FROM restore_cluster WHERE operation_id = ? AND source_account_id = ?")) {
-            ps.setString(1, operationId);
-            ps.setString(2, sourceAccountId);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                seqs.add(rs.getInt(1));
-              }
-            }
-          }
-          return seqs;
-        });
+    return new HashSet<>(
+        Sql.query(
+            dataSource,
+            "SELECT seq FROM restore_cluster WHERE operation_id = ? AND source_account_id = ?",
+            rs -> rs.getInt(1),
+            operationId,
+            sourceAccountId));
   }
 }

@@ -29,23 +29,7 @@ public final class MailstoreReader {
       Integer mailboxId) {}
 
   /** A {@code mail_item} row with its tag names. */
-  public record StoredItem(
-      int id,
-      int type,
-      int folderId,
-      String uuid,
-      long date,
-      long size,
-      int flags,
-      String name,
-      String sender,
-      String subject,
-      Integer color,
-      String view,
-      BlobDigest digest,
-      Integer volumeId,
-      String metadata,
-      List<String> tags) {}
+  public record StoredItem(ItemRow row, List<String> tags) {}
 
   /** A grant as stored. */
   public record StoredGrant(
@@ -151,9 +135,8 @@ public final class MailstoreReader {
                   byte[] digest = rs.getBytes(13);
                   int volume = rs.getInt(14);
                   Integer volumeId = rs.wasNull() ? null : volume;
-                  items.put(
-                      id,
-                      new StoredItem(
+                  ItemRow row =
+                      new ItemRow(
                           id,
                           rs.getInt(2),
                           rs.getInt(3),
@@ -168,8 +151,8 @@ public final class MailstoreReader {
                           rs.getString(12),
                           digest == null ? null : BlobDigest.of(digest),
                           volumeId,
-                          rs.getString(15),
-                          tags.getOrDefault(id, List.of())));
+                          rs.getString(15));
+                  items.put(id, new StoredItem(row, tags.getOrDefault(id, List.of())));
                 }
               }
             }
@@ -201,84 +184,45 @@ public final class MailstoreReader {
     return count("SELECT COUNT(*) FROM restore_id_map WHERE mailbox_id = ?", mailboxId);
   }
 
-  private long count(String sql, int... params) throws SQLException {
-    return Sql.withConnection(
-        dataSource,
-        c -> {
-          try (PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-              ps.setInt(i + 1, params[i]);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-              rs.next();
-              return rs.getLong(1);
-            }
-          }
-        });
+  private long count(String sql, Object... params) throws SQLException {
+    return Sql.queryOne(dataSource, sql, rs -> rs.getLong(1), params).orElse(0L);
   }
 
   /** The mailbox's tags: id to name. */
   public Map<Integer, String> tagNames(int mailboxId) throws SQLException {
-    return Sql.withConnection(
-        dataSource,
-        c -> {
-          Map<Integer, String> tags = new HashMap<>();
-          try (PreparedStatement ps =
-              c.prepareStatement("SELECT id, name FROM tag WHERE mailbox_id = ?")) {
-            ps.setInt(1, mailboxId);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                tags.put(rs.getInt(1), rs.getString(2));
-              }
-            }
-          }
-          return tags;
-        });
+    Map<Integer, String> tags = new HashMap<>();
+    for (var t :
+        Sql.query(
+            dataSource,
+            "SELECT id, name FROM tag WHERE mailbox_id = ?",
+            rs -> Map.entry(rs.getInt(1), rs.getString(2)),
+            mailboxId)) {
+      tags.put(t.getKey(), t.getValue());
+    }
+    return tags;
   }
 
   public List<StoredGrant> grants(int mailboxId) throws SQLException {
-    return Sql.withConnection(
+    return Sql.query(
         dataSource,
-        c -> {
-          List<StoredGrant> grants = new ArrayList<>();
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "SELECT folder_id, grantee_type, grantee_id, grantee_name, rights FROM acl"
-                      + " WHERE mailbox_id = ? ORDER BY folder_id, grantee_type, grantee_id")) {
-            ps.setInt(1, mailboxId);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                grants.add(
-                    new StoredGrant(
-                        rs.getInt(1),
-                        rs.getString(2),
-                        rs.getString(3),
-                        rs.getString(4),
-                        rs.getString(5)));
-              }
-            }
-          }
-          return grants;
-        });
+        "SELECT folder_id, grantee_type, grantee_id, grantee_name, rights FROM acl"
+            + " WHERE mailbox_id = ? ORDER BY folder_id, grantee_type, grantee_id",
+        rs ->
+            new StoredGrant(
+                rs.getInt(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)),
+        mailboxId);
   }
 
   public Map<Integer, StoredMount> mounts(int mailboxId) throws SQLException {
-    return Sql.withConnection(
-        dataSource,
-        c -> {
-          Map<Integer, StoredMount> mounts = new HashMap<>();
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "SELECT item_id, owner_uuid, remote_folder_id FROM mountpoint WHERE mailbox_id = ?")) {
-            ps.setInt(1, mailboxId);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                mounts.put(
-                    rs.getInt(1), new StoredMount(rs.getInt(1), rs.getString(2), rs.getInt(3)));
-              }
-            }
-          }
-          return mounts;
-        });
+    Map<Integer, StoredMount> mounts = new HashMap<>();
+    for (StoredMount m :
+        Sql.query(
+            dataSource,
+            "SELECT item_id, owner_uuid, remote_folder_id FROM mountpoint WHERE mailbox_id = ?",
+            rs -> new StoredMount(rs.getInt(1), rs.getString(2), rs.getInt(3)),
+            mailboxId)) {
+      mounts.put(m.itemId(), m);
+    }
+    return mounts;
   }
 }

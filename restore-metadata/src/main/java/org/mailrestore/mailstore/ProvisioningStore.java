@@ -97,16 +97,7 @@ public final class ProvisioningStore {
   }
 
   private Optional<Integer> idByName(String sql, String name) throws SQLException {
-    return Sql.withConnection(
-        dataSource,
-        c -> {
-          try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, name);
-            try (ResultSet rs = ps.executeQuery()) {
-              return rs.next() ? Optional.of(rs.getInt(1)) : Optional.empty();
-            }
-          }
-        });
+    return Sql.queryOne(dataSource, sql, rs -> rs.getInt(1), name);
   }
 
   public Optional<TargetAccount> findAccount(String name) throws SQLException {
@@ -119,29 +110,15 @@ public final class ProvisioningStore {
 
   private Optional<TargetAccount> findAccountBy(String condition, String value)
       throws SQLException {
-    return Sql.withConnection(
+    return Sql.queryOne(
         dataSource,
-        c -> {
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "SELECT a.id, a.uuid, a.name, m.id FROM account a"
-                      + " LEFT JOIN mailbox m ON m.account_id = a.id WHERE "
-                      + condition)) {
-            ps.setString(1, value);
-            try (ResultSet rs = ps.executeQuery()) {
-              if (!rs.next()) {
-                return Optional.empty();
-              }
-              int mailbox = rs.getInt(4);
-              return Optional.of(
-                  new TargetAccount(
-                      rs.getInt(1),
-                      rs.getString(2),
-                      rs.getString(3),
-                      rs.wasNull() ? null : mailbox));
-            }
-          }
-        });
+        "SELECT a.id, a.uuid, a.name, m.id FROM account a"
+            + " LEFT JOIN mailbox m ON m.account_id = a.id WHERE "
+            + condition,
+        rs ->
+            new TargetAccount(
+                rs.getInt(1), rs.getString(2), rs.getString(3), Sql.nullableInt(rs, 4)),
+        value);
   }
 
   /** Creates an account with an empty mailbox (system folders only), in one transaction. */

@@ -1,9 +1,6 @@
 package org.mailrestore.mailstore;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
 
@@ -29,68 +26,41 @@ public final class SharesStore {
       String granteeName,
       String rights)
       throws SQLException {
-    Sql.withConnection(
+    Sql.update(
         dataSource,
-        c -> {
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "INSERT INTO acl (mailbox_id, folder_id, grantee_type, grantee_id, grantee_name,"
-                      + " rights) VALUES (?, ?, ?, ?, ?, ?)"
-                      + " ON DUPLICATE KEY UPDATE rights = VALUES(rights),"
-                      + " grantee_name = VALUES(grantee_name)")) {
-            ps.setInt(1, mailboxId);
-            ps.setInt(2, folderId);
-            ps.setString(3, granteeType);
-            ps.setString(4, granteeId == null ? "" : granteeId);
-            Sql.setNullableString(ps, 5, granteeName);
-            ps.setString(6, rights);
-            ps.executeUpdate();
-          }
-          return null;
-        });
+        "INSERT INTO acl (mailbox_id, folder_id, grantee_type, grantee_id, grantee_name, rights)"
+            + " VALUES (?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE rights = VALUES(rights),"
+            + " grantee_name = VALUES(grantee_name)",
+        mailboxId,
+        folderId,
+        granteeType,
+        granteeId == null ? "" : granteeId,
+        granteeName,
+        rights);
   }
 
   public List<PendingMount> pendingMounts(String operationId) throws SQLException {
-    return Sql.withConnection(
+    return Sql.query(
         dataSource,
-        c -> {
-          List<PendingMount> mounts = new ArrayList<>();
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "SELECT mailbox_id, item_id, source_item_id, source_owner_id, source_folder_id"
-                      + " FROM restore_mount"
-                      + " WHERE operation_id = ? ORDER BY mailbox_id, item_id")) {
-            ps.setString(1, operationId);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                mounts.add(
-                    new PendingMount(
-                        rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getString(4), rs.getInt(5)));
-              }
-            }
-          }
-          return mounts;
-        });
+        "SELECT mailbox_id, item_id, source_item_id, source_owner_id, source_folder_id"
+            + " FROM restore_mount WHERE operation_id = ? ORDER BY mailbox_id, item_id",
+        rs ->
+            new PendingMount(
+                rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getString(4), rs.getInt(5)),
+        operationId);
   }
 
   /** Points a mountpoint at a folder of another account on this server. */
   public void resolveMount(int mailboxId, int itemId, String ownerUuid, int remoteFolderId)
       throws SQLException {
-    Sql.withConnection(
+    Sql.update(
         dataSource,
-        c -> {
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "INSERT INTO mountpoint (mailbox_id, item_id, owner_uuid, remote_folder_id)"
-                      + " VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE owner_uuid = VALUES(owner_uuid),"
-                      + " remote_folder_id = VALUES(remote_folder_id)")) {
-            ps.setInt(1, mailboxId);
-            ps.setInt(2, itemId);
-            ps.setString(3, ownerUuid);
-            ps.setInt(4, remoteFolderId);
-            ps.executeUpdate();
-          }
-          return null;
-        });
+        "INSERT INTO mountpoint (mailbox_id, item_id, owner_uuid, remote_folder_id)"
+            + " VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE owner_uuid = VALUES(owner_uuid),"
+            + " remote_folder_id = VALUES(remote_folder_id)",
+        mailboxId,
+        itemId,
+        ownerUuid,
+        remoteFolderId);
   }
 }

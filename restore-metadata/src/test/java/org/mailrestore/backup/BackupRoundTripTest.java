@@ -39,68 +39,35 @@ class BackupRoundTripTest {
             2,
             ItemType.FOLDER,
             List.of(
-                new Revision(
-                    1,
-                    10,
-                    Revision.OPEN,
-                    false,
-                    "f2",
-                    1,
-                    "Inbox",
-                    "",
-                    List.of(),
-                    10,
-                    0,
-                    null,
-                    null,
-                    null,
-                    -1,
-                    "message",
-                    null,
-                    Map.of()))));
+                Revision.builder(1, 10)
+                    .uuid("f2")
+                    .folder(1)
+                    .name("Inbox")
+                    .date(10)
+                    .view("message")
+                    .build())));
     items.add(
         new Item(
             257,
             ItemType.FOLDER,
             List.of(
-                new Revision(
-                    1,
-                    10,
-                    50,
-                    false,
-                    "f257",
-                    2,
-                    "Old name",
-                    "",
-                    List.of(),
-                    10,
-                    0,
-                    null,
-                    null,
-                    null,
-                    2,
-                    "message",
-                    null,
-                    Map.of()),
-                new Revision(
-                    2,
-                    50,
-                    Revision.OPEN,
-                    false,
-                    "f257",
-                    2,
-                    "New name",
-                    "",
-                    List.of(),
-                    10,
-                    0,
-                    null,
-                    null,
-                    null,
-                    4,
-                    "message",
-                    null,
-                    Map.of()))));
+                Revision.builder(1, 10)
+                    .validTo(50)
+                    .uuid("f257")
+                    .folder(2)
+                    .name("Old name")
+                    .date(10)
+                    .color(2)
+                    .view("message")
+                    .build(),
+                Revision.builder(2, 50)
+                    .uuid("f257")
+                    .folder(2)
+                    .name("New name")
+                    .date(10)
+                    .color(4)
+                    .view("message")
+                    .build())));
     for (int id = 300; id < 300 + messages; id++) {
       items.add(ItemCodecTest.message(id));
     }

@@ -24,45 +24,28 @@ class ItemCodecTest {
 
   static Item message(int id) {
     Revision r1 =
-        new Revision(
-            1,
-            1000,
-            2000,
-            false,
-            "uuid-1",
-            2,
-            null,
-            "u",
-            List.of("work", "urgent"),
-            900,
-            22,
-            DIGEST,
-            "a@example.org",
-            "Hello \"world\" ü",
-            -1,
-            null,
-            null,
-            Map.of());
+        Revision.builder(1, 1000)
+            .validTo(2000)
+            .uuid("uuid-1")
+            .folder(2)
+            .flags("u")
+            .tags(List.of("work", "urgent"))
+            .date(900)
+            .blob(22, DIGEST)
+            .sender("a@example.org")
+            .subject("Hello \"world\" ü")
+            .build();
     Revision r2 =
-        new Revision(
-            2,
-            2000,
-            3000,
-            false,
-            "uuid-1",
-            257,
-            null,
-            "f",
-            List.of(),
-            900,
-            22,
-            DIGEST,
-            "a@example.org",
-            "Hello \"world\" ü",
-            -1,
-            null,
-            null,
-            Map.of());
+        Revision.builder(2, 2000)
+            .validTo(3000)
+            .uuid("uuid-1")
+            .folder(257)
+            .flags("f")
+            .date(900)
+            .blob(22, DIGEST)
+            .sender("a@example.org")
+            .subject("Hello \"world\" ü")
+            .build();
     return new Item(id, ItemType.MESSAGE, List.of(r1, r2, Revision.tombstone(3, 3000)));
   }
 
@@ -86,25 +69,16 @@ class ItemCodecTest {
             300,
             ItemType.MOUNTPOINT,
             List.of(
-                new Revision(
-                    1,
-                    5,
-                    Revision.OPEN,
-                    false,
-                    "u",
-                    1,
-                    "Bob's Deals",
-                    "",
-                    List.of(),
-                    5,
-                    0,
-                    null,
-                    null,
-                    null,
-                    3,
-                    "message",
-                    new Revision.MountTarget("acct-2", 260),
-                    Map.of("k", "v"))));
+                Revision.builder(1, 5)
+                    .uuid("u")
+                    .folder(1)
+                    .name("Bob's Deals")
+                    .date(5)
+                    .color(3)
+                    .view("message")
+                    .mount(new Revision.MountTarget("acct-2", 260))
+                    .attrs(Map.of("k", "v"))
+                    .build()));
     for (Item item : List.of(message(257), mountpoint)) {
       byte[] bytes = encode(item);
       assertThat(ItemCodec.decode(bytes, 0, bytes.length, ALL)).isEqualTo(item);

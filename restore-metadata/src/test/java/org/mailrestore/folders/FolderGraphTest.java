@@ -22,25 +22,7 @@ class FolderGraphTest {
   }
 
   static Revision state(int parent, String name) {
-    return new Revision(
-        1,
-        0,
-        Revision.OPEN,
-        false,
-        null,
-        parent,
-        name,
-        "",
-        List.of(),
-        0,
-        0,
-        null,
-        null,
-        null,
-        -1,
-        "message",
-        null,
-        null);
+    return Revision.builder(1, 0).folder(parent).name(name).view("message").build();
   }
 
   static List<Integer> order(FolderGraph.Plan plan) {
@@ -82,25 +64,12 @@ class FolderGraphTest {
         new Container(
             300,
             ItemType.MOUNTPOINT,
-            new Revision(
-                1,
-                0,
-                Revision.OPEN,
-                false,
-                null,
-                1,
-                "shared",
-                "",
-                List.of(),
-                0,
-                0,
-                null,
-                null,
-                null,
-                -1,
-                "message",
-                new Revision.MountTarget("x", 257),
-                null));
+            Revision.builder(1, 0)
+                .folder(1)
+                .name("shared")
+                .view("message")
+                .mount(new Revision.MountTarget("x", 257))
+                .build());
     FolderGraph.Plan plan =
         FolderGraph.plan(
             List.of(folder(256, 999, "lost"), mount, folder(301, 300, "under mount")),

@@ -55,262 +55,203 @@ public record GeneratorSpec(
 
   /** A small, realistic backup: 8 accounts over 3 domains, 500 items each, with shares. */
   public static GeneratorSpec defaults() {
-    return new GeneratorSpec(
-        42,
-        8,
-        3,
-        500,
-        ItemLayout.PACKED,
-        BlobCompression.NONE,
-        0.05,
-        0.2,
-        0.1,
-        0.0005,
-        true,
-        12,
-        4,
-        0,
-        DEFAULT_CREATED_AT,
-        Runtime.getRuntime().availableProcessors());
+    return new Builder().build();
+  }
+
+  public Builder toBuilder() {
+    return new Builder(this);
   }
 
   public GeneratorSpec withSeed(long value) {
-    return new GeneratorSpec(
-        value,
-        accounts,
-        domains,
-        itemsPerAccount,
-        layout,
-        blobCompression,
-        deletedFraction,
-        historyFraction,
-        sharedFraction,
-        largeRate,
-        shares,
-        foldersPerAccount,
-        maxFolderDepth,
-        systemAccounts,
-        createdAt,
-        threads);
+    return toBuilder().seed(value).build();
   }
 
   public GeneratorSpec withAccounts(int value) {
-    return new GeneratorSpec(
-        seed,
-        value,
-        domains,
-        itemsPerAccount,
-        layout,
-        blobCompression,
-        deletedFraction,
-        historyFraction,
-        sharedFraction,
-        largeRate,
-        shares,
-        foldersPerAccount,
-        maxFolderDepth,
-        systemAccounts,
-        createdAt,
-        threads);
+    return toBuilder().accounts(value).build();
   }
 
   public GeneratorSpec withDomains(int value) {
-    return new GeneratorSpec(
-        seed,
-        accounts,
-        value,
-        itemsPerAccount,
-        layout,
-        blobCompression,
-        deletedFraction,
-        historyFraction,
-        sharedFraction,
-        largeRate,
-        shares,
-        foldersPerAccount,
-        maxFolderDepth,
-        systemAccounts,
-        createdAt,
-        threads);
+    return toBuilder().domains(value).build();
   }
 
   public GeneratorSpec withItemsPerAccount(int value) {
-    return new GeneratorSpec(
-        seed,
-        accounts,
-        domains,
-        value,
-        layout,
-        blobCompression,
-        deletedFraction,
-        historyFraction,
-        sharedFraction,
-        largeRate,
-        shares,
-        foldersPerAccount,
-        maxFolderDepth,
-        systemAccounts,
-        createdAt,
-        threads);
+    return toBuilder().itemsPerAccount(value).build();
   }
 
   public GeneratorSpec withLayout(ItemLayout value) {
-    return new GeneratorSpec(
-        seed,
-        accounts,
-        domains,
-        itemsPerAccount,
-        value,
-        blobCompression,
-        deletedFraction,
-        historyFraction,
-        sharedFraction,
-        largeRate,
-        shares,
-        foldersPerAccount,
-        maxFolderDepth,
-        systemAccounts,
-        createdAt,
-        threads);
+    return toBuilder().layout(value).build();
   }
 
   public GeneratorSpec withBlobCompression(BlobCompression value) {
-    return new GeneratorSpec(
-        seed,
-        accounts,
-        domains,
-        itemsPerAccount,
-        layout,
-        value,
-        deletedFraction,
-        historyFraction,
-        sharedFraction,
-        largeRate,
-        shares,
-        foldersPerAccount,
-        maxFolderDepth,
-        systemAccounts,
-        createdAt,
-        threads);
+    return toBuilder().blobCompression(value).build();
   }
 
   public GeneratorSpec withLargeRate(double value) {
-    return new GeneratorSpec(
-        seed,
-        accounts,
-        domains,
-        itemsPerAccount,
-        layout,
-        blobCompression,
-        deletedFraction,
-        historyFraction,
-        sharedFraction,
-        value,
-        shares,
-        foldersPerAccount,
-        maxFolderDepth,
-        systemAccounts,
-        createdAt,
-        threads);
+    return toBuilder().largeRate(value).build();
   }
 
   public GeneratorSpec withShares(boolean value) {
-    return new GeneratorSpec(
-        seed,
-        accounts,
-        domains,
-        itemsPerAccount,
-        layout,
-        blobCompression,
-        deletedFraction,
-        historyFraction,
-        sharedFraction,
-        largeRate,
-        value,
-        foldersPerAccount,
-        maxFolderDepth,
-        systemAccounts,
-        createdAt,
-        threads);
+    return toBuilder().shares(value).build();
   }
 
   public GeneratorSpec withSystemAccounts(int value) {
-    return new GeneratorSpec(
-        seed,
-        accounts,
-        domains,
-        itemsPerAccount,
-        layout,
-        blobCompression,
-        deletedFraction,
-        historyFraction,
-        sharedFraction,
-        largeRate,
-        shares,
-        foldersPerAccount,
-        maxFolderDepth,
-        value,
-        createdAt,
-        threads);
+    return toBuilder().systemAccounts(value).build();
   }
 
   public GeneratorSpec withThreads(int value) {
-    return new GeneratorSpec(
-        seed,
-        accounts,
-        domains,
-        itemsPerAccount,
-        layout,
-        blobCompression,
-        deletedFraction,
-        historyFraction,
-        sharedFraction,
-        largeRate,
-        shares,
-        foldersPerAccount,
-        maxFolderDepth,
-        systemAccounts,
-        createdAt,
-        value);
+    return toBuilder().threads(value).build();
   }
 
   public GeneratorSpec withFractions(double deleted, double history, double shared) {
-    return new GeneratorSpec(
-        seed,
-        accounts,
-        domains,
-        itemsPerAccount,
-        layout,
-        blobCompression,
-        deleted,
-        history,
-        shared,
-        largeRate,
-        shares,
-        foldersPerAccount,
-        maxFolderDepth,
-        systemAccounts,
-        createdAt,
-        threads);
+    return toBuilder()
+        .deletedFraction(deleted)
+        .historyFraction(history)
+        .sharedFraction(shared)
+        .build();
   }
 
   public GeneratorSpec withFolders(int perAccount, int maxDepth) {
-    return new GeneratorSpec(
-        seed,
-        accounts,
-        domains,
-        itemsPerAccount,
-        layout,
-        blobCompression,
-        deletedFraction,
-        historyFraction,
-        sharedFraction,
-        largeRate,
-        shares,
-        perAccount,
-        maxDepth,
-        systemAccounts,
-        createdAt,
-        threads);
+    return toBuilder().foldersPerAccount(perAccount).maxFolderDepth(maxDepth).build();
+  }
+
+  /** Builds specs from the defaults. */
+  public static final class Builder {
+    private long seed = 42;
+    private int accounts = 8;
+    private int domains = 3;
+    private int itemsPerAccount = 500;
+    private ItemLayout layout = ItemLayout.PACKED;
+    private BlobCompression blobCompression = BlobCompression.NONE;
+    private double deletedFraction = 0.05;
+    private double historyFraction = 0.2;
+    private double sharedFraction = 0.1;
+    private double largeRate = 0.0005;
+    private boolean shares = true;
+    private int foldersPerAccount = 12;
+    private int maxFolderDepth = 4;
+    private int systemAccounts;
+    private Instant createdAt = DEFAULT_CREATED_AT;
+    private int threads = Runtime.getRuntime().availableProcessors();
+
+    public Builder() {}
+
+    private Builder(GeneratorSpec s) {
+      seed = s.seed;
+      accounts = s.accounts;
+      domains = s.domains;
+      itemsPerAccount = s.itemsPerAccount;
+      layout = s.layout;
+      blobCompression = s.blobCompression;
+      deletedFraction = s.deletedFraction;
+      historyFraction = s.historyFraction;
+      sharedFraction = s.sharedFraction;
+      largeRate = s.largeRate;
+      shares = s.shares;
+      foldersPerAccount = s.foldersPerAccount;
+      maxFolderDepth = s.maxFolderDepth;
+      systemAccounts = s.systemAccounts;
+      createdAt = s.createdAt;
+      threads = s.threads;
+    }
+
+    public Builder seed(long v) {
+      seed = v;
+      return this;
+    }
+
+    public Builder accounts(int v) {
+      accounts = v;
+      return this;
+    }
+
+    public Builder domains(int v) {
+      domains = v;
+      return this;
+    }
+
+    public Builder itemsPerAccount(int v) {
+      itemsPerAccount = v;
+      return this;
+    }
+
+    public Builder layout(ItemLayout v) {
+      layout = v;
+      return this;
+    }
+
+    public Builder blobCompression(BlobCompression v) {
+      blobCompression = v;
+      return this;
+    }
+
+    public Builder deletedFraction(double v) {
+      deletedFraction = v;
+      return this;
+    }
+
+    public Builder historyFraction(double v) {
+      historyFraction = v;
+      return this;
+    }
+
+    public Builder sharedFraction(double v) {
+      sharedFraction = v;
+      return this;
+    }
+
+    public Builder largeRate(double v) {
+      largeRate = v;
+      return this;
+    }
+
+    public Builder shares(boolean v) {
+      shares = v;
+      return this;
+    }
+
+    public Builder foldersPerAccount(int v) {
+      foldersPerAccount = v;
+      return this;
+    }
+
+    public Builder maxFolderDepth(int v) {
+      maxFolderDepth = v;
+      return this;
+    }
+
+    public Builder systemAccounts(int v) {
+      systemAccounts = v;
+      return this;
+    }
+
+    public Builder createdAt(Instant v) {
+      createdAt = v;
+      return this;
+    }
+
+    public Builder threads(int v) {
+      threads = v;
+      return this;
+    }
+
+    public GeneratorSpec build() {
+      return new GeneratorSpec(
+          seed,
+          accounts,
+          domains,
+          itemsPerAccount,
+          layout,
+          blobCompression,
+          deletedFraction,
+          historyFraction,
+          sharedFraction,
+          largeRate,
+          shares,
+          foldersPerAccount,
+          maxFolderDepth,
+          systemAccounts,
+          createdAt,
+          threads);
+    }
   }
 }

@@ -105,70 +105,22 @@ final class MailboxGenerator {
   private Item folderItem(FolderPlan f) {
     long created = start - DAY + random.nextLong(DAY / 2);
     ItemType type = f.query() != null ? ItemType.SEARCH_FOLDER : ItemType.FOLDER;
-    Map<String, String> attrs = f.query() != null ? Map.of("query", f.query()) : Map.of();
     Revision first =
-        new Revision(
-            1,
-            created,
-            Revision.OPEN,
-            false,
-            uuid(),
-            f.parentId(),
-            f.name(),
-            "",
-            List.of(),
-            created,
-            0,
-            null,
-            null,
-            null,
-            f.color(),
-            f.view(),
-            null,
-            attrs);
+        Revision.builder(1, created)
+            .uuid(uuid())
+            .folder(f.parentId())
+            .name(f.name())
+            .date(created)
+            .color(f.color())
+            .view(f.view())
+            .attrs(f.query() != null ? Map.of("query", f.query()) : Map.of())
+            .build();
     // Some user folders were renamed or recoloured once: their history has two states.
     if (f.id() >= SystemFolder.FIRST_USER_ID && random.nextDouble() < spec.historyFraction() / 2) {
       long changed = created + DAY + random.nextLong(HISTORY_SPAN / 2);
       Revision earlier =
-          new Revision(
-              1,
-              created,
-              changed,
-              false,
-              first.uuid(),
-              f.parentId(),
-              f.name() + " (old)",
-              "",
-              List.of(),
-              created,
-              0,
-              null,
-              null,
-              null,
-              -1,
-              f.view(),
-              null,
-              attrs);
-      Revision later =
-          new Revision(
-              2,
-              changed,
-              Revision.OPEN,
-              false,
-              first.uuid(),
-              f.parentId(),
-              f.name(),
-              "",
-              List.of(),
-              created,
-              0,
-              null,
-              null,
-              null,
-              f.color(),
-              f.view(),
-              null,
-              attrs);
+          first.toBuilder().validTo(changed).name(f.name() + " (old)").color(-1).build();
+      Revision later = first.toBuilder().rev(2).validFrom(changed).build();
       return new Item(f.id(), type, List.of(earlier, later));
     }
     return new Item(f.id(), type, List.of(first));
@@ -180,25 +132,13 @@ final class MailboxGenerator {
         id,
         ItemType.TAG,
         List.of(
-            new Revision(
-                1,
-                created,
-                Revision.OPEN,
-                false,
-                uuid(),
-                SystemFolder.TAGS.id(),
-                name,
-                "",
-                List.of(),
-                created,
-                0,
-                null,
-                null,
-                null,
-                random.nextInt(10),
-                null,
-                null,
-                null)));
+            Revision.builder(1, created)
+                .uuid(uuid())
+                .folder(SystemFolder.TAGS.id())
+                .name(name)
+                .date(created)
+                .color(random.nextInt(10))
+                .build()));
   }
 
   private Item mountpoint(int id, SharePlan share) {
@@ -211,25 +151,14 @@ final class MailboxGenerator {
         id,
         ItemType.MOUNTPOINT,
         List.of(
-            new Revision(
-                1,
-                created,
-                Revision.OPEN,
-                false,
-                uuid(),
-                SystemFolder.USER_ROOT.id(),
-                name,
-                "",
-                List.of(),
-                created,
-                0,
-                null,
-                null,
-                null,
-                -1,
-                folder.view(),
-                new Revision.MountTarget(owner.id(), folder.id()),
-                null)));
+            Revision.builder(1, created)
+                .uuid(uuid())
+                .folder(SystemFolder.USER_ROOT.id())
+                .name(name)
+                .date(created)
+                .view(folder.view())
+                .mount(new Revision.MountTarget(owner.id(), folder.id()))
+                .build()));
   }
 
   private Item contentItem(int id, long date) throws IOException {
@@ -298,25 +227,16 @@ final class MailboxGenerator {
     List<String> tags = someTags();
     long delivered = messageDate + 1000 + random.nextLong(60_000);
     Revision first =
-        new Revision(
-            1,
-            delivered,
-            Revision.OPEN,
-            false,
-            uuid(),
-            folder,
-            null,
-            flags.toString(),
-            tags,
-            messageDate,
-            size,
-            digest,
-            sender,
-            subject,
-            -1,
-            null,
-            null,
-            null);
+        Revision.builder(1, delivered)
+            .uuid(uuid())
+            .folder(folder)
+            .flags(flags.toString())
+            .tags(tags)
+            .date(messageDate)
+            .blob(size, digest)
+            .sender(sender)
+            .subject(subject)
+            .build();
     return withHistory(id, ItemType.MESSAGE, first, unread);
   }
 
@@ -334,25 +254,15 @@ final class MailboxGenerator {
     stats.blobBytes += content.length;
     String name = type == ItemType.DOCUMENT ? "document-" + id + ".eml" : null;
     Revision first =
-        new Revision(
-            1,
-            date,
-            Revision.OPEN,
-            false,
-            uuid(),
-            folder,
-            name,
-            "",
-            List.of(),
-            date,
-            content.length,
-            digest,
-            account.name(),
-            subject,
-            -1,
-            null,
-            null,
-            null);
+        Revision.builder(1, date)
+            .uuid(uuid())
+            .folder(folder)
+            .name(name)
+            .date(date)
+            .blob(content.length, digest)
+            .sender(account.name())
+            .subject(subject)
+            .build();
     return withHistory(id, type, first, false);
   }
 
@@ -368,25 +278,13 @@ final class MailboxGenerator {
     int folder =
         random.nextBoolean() ? SystemFolder.CONTACTS.id() : SystemFolder.AUTO_CONTACTS.id();
     Revision rev =
-        new Revision(
-            1,
-            date,
-            Revision.OPEN,
-            false,
-            uuid(),
-            folder,
-            null,
-            "",
-            List.of(),
-            date,
-            0,
-            null,
-            null,
-            last + ", " + first,
-            -1,
-            null,
-            null,
-            attrs);
+        Revision.builder(1, date)
+            .uuid(uuid())
+            .folder(folder)
+            .date(date)
+            .subject(last + ", " + first)
+            .attrs(attrs)
+            .build();
     return withHistory(id, ItemType.CONTACT, rev, false);
   }
 
@@ -410,25 +308,14 @@ final class MailboxGenerator {
       }
       revisions.add(current.withValidTo(when));
       current =
-          new Revision(
-              current.rev() + 1,
-              when,
-              Revision.OPEN,
-              false,
-              current.uuid(),
-              folder,
-              current.name(),
-              flags,
-              current.tags(),
-              current.date(),
-              current.size(),
-              current.digest(),
-              current.sender(),
-              current.subject(),
-              current.color(),
-              current.view(),
-              null,
-              current.attrs());
+          current.toBuilder()
+              .rev(current.rev() + 1)
+              .validFrom(when)
+              .validTo(Revision.OPEN)
+              .folder(folder)
+              .flags(flags)
+              .mount(null)
+              .build();
     }
     if (random.nextDouble() < spec.deletedFraction() && current.validFrom() + DAY < horizon) {
       long when =
