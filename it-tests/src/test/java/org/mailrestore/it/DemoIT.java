@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,22 +19,12 @@ class DemoIT {
 
   @Test
   void demoRestoresAndVerifiesOnAnEmbeddedDatabase(@TempDir Path dir) throws Exception {
-    Path jar = Path.of(System.getProperty("mailrestore.cli.jar"));
-    assertThat(jar).as("the packaged CLI").exists();
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    List<String> command = new ArrayList<>(Launcher.javaJar());
+    command.addAll(
+        List.of(
+            "demo", "--dir", dir.resolve("demo").toString(), "--accounts", "5", "--items", "150"));
     Process process =
-        new ProcessBuilder(
-                java.toString(),
-                "--enable-native-access=ALL-UNNAMED",
-                "-jar",
-                jar.toString(),
-                "demo",
-                "--dir",
-                dir.resolve("demo").toString(),
-                "--accounts",
-                "5",
-                "--items",
-                "150")
+        new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("out.txt").toFile())
             .start();

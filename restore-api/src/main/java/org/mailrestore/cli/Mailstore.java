@@ -2,6 +2,9 @@ package org.mailrestore.cli;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Locale;
@@ -11,6 +14,7 @@ import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.blob.LocalBlobVolume;
 import org.mailrestore.mailstore.MailstoreSchema;
 import org.mailrestore.mailstore.VolumeStore;
+import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.LocalBackupOpener;
 import org.mailrestore.restore.OperationStore;
 import org.mailrestore.restore.RestoreEngine;
@@ -30,18 +34,36 @@ final class Mailstore implements AutoCloseable {
   final HikariDataSource dataSource;
   final LocalBlobVolume volume;
   final RestoreTarget target;
-  final RestoreMetrics metrics = RestoreMetrics.inMemory();
+  final RestoreMetrics metrics;
 
   /** Where restored blobs go: a named local volume. */
   record VolumeSpec(String name, Path directory, BlobCompression compression, long threshold) {}
 
   Mailstore(String jdbcUrl, String user, String password, VolumeSpec spec) throws SQLException {
+    this(jdbcUrl, user, password, spec, Concurrency.forMachine(), new SimpleMeterRegistry());
+  }
+
+  /**
+   * @param concurrency sizes the connection pool: one connection per cluster in flight
+   * @param registry receives the restore's meters and the pool's ({@code hikaricp.*})
+   */
+  Mailstore(
+      String jdbcUrl,
+      String user,
+      String password,
+      VolumeSpec spec,
+      Concurrency concurrency,
+      MeterRegistry registry)
+      throws SQLException {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(withOptions(jdbcUrl));
     config.setUsername(user);
     config.setPassword(password);
-    config.setMaximumPoolSize(4);
-    config.setPoolName("mailrestore-cli");
+    config.setMaximumPoolSize(concurrency.databaseConnections());
+    config.setMinimumIdle(1);
+    config.setPoolName("mailstore");
+    config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
+    this.metrics = new RestoreMetrics(registry);
     this.dataSource = new HikariDataSource(config);
     try {
       MailstoreSchema.migrate(dataSource);
@@ -69,13 +91,21 @@ final class Mailstore implements AutoCloseable {
   }
 
   RestoreEngine engine() {
+    return engine(RestoreEngine.DEFAULT_LEASE_SECONDS);
+  }
+
+  /**
+   * @param leaseSeconds how long an account stays claimed after this process stops committing: a
+   *     resumed run waits at most that long for the accounts of a process that died
+   */
+  RestoreEngine engine(int leaseSeconds) {
     return new RestoreEngine(
         new OperationStore(dataSource),
         target,
         new LocalBackupOpener(),
         metrics,
         "cli-" + UUID.randomUUID().toString().substring(0, 8),
-        RestoreEngine.DEFAULT_LEASE_SECONDS);
+        leaseSeconds);
   }
 
   Verifier verifier() {

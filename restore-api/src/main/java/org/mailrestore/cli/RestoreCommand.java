@@ -31,6 +31,14 @@ final class RestoreCommand {
     @Option(names = "--operation", description = "Resume this operation instead of starting one")
     String operation;
 
+    @Option(
+        names = "--lease-seconds",
+        defaultValue = "60",
+        description =
+            "How long an account stays claimed by a process that stopped committing; a resumed"
+                + " run waits at most this long for a dead process's accounts (default: ${DEFAULT-VALUE})")
+    int leaseSeconds;
+
     @Mixin StoreOptions store;
 
     @Mixin RestoreOptions restore;
@@ -38,7 +46,7 @@ final class RestoreCommand {
     @Override
     public Integer call() throws Exception {
       try (Mailstore mailstore = store.open()) {
-        RestoreEngine engine = mailstore.engine();
+        RestoreEngine engine = mailstore.engine(leaseSeconds);
         String id =
             operation != null
                 ? operation

@@ -13,12 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.mailrestore.backup.Flags;
 import org.mailrestore.backup.Item;
 import org.mailrestore.backup.ItemEntry;
 import org.mailrestore.backup.ItemStream;
 import org.mailrestore.backup.ItemType;
-import org.mailrestore.backup.Json;
 import org.mailrestore.backup.Revision;
 import org.mailrestore.backup.SystemFolder;
 import org.mailrestore.blob.BlobDigest;
@@ -205,21 +203,15 @@ final class AccountRestorer {
     if (plan.needsRecoveryFolder() && recoveryId == null) {
       recoveryId = ids.next();
       rows.add(
-          new ItemRow(
+          ItemRow.of(
               recoveryId,
-              ItemType.FOLDER.code(),
+              ItemType.FOLDER,
               SystemFolder.USER_ROOT.id(),
-              null,
-              System.currentTimeMillis(),
-              0,
-              0,
               plan.recoveryFolderName(),
-              null,
-              null,
-              null,
-              "message",
-              null,
-              null,
+              Revision.builder(1, System.currentTimeMillis())
+                  .date(System.currentTimeMillis())
+                  .view("message")
+                  .build(),
               null));
       mappings.add(new IdMapping(FolderGraph.RECOVERY_OLD_ID, recoveryId));
     }
@@ -239,23 +231,7 @@ final class AccountRestorer {
       int newId = ids.next();
       folderMap.put(folder.oldId(), newId);
       Revision s = folder.state();
-      rows.add(
-          new ItemRow(
-              newId,
-              folder.type().code(),
-              parent,
-              s.uuid(),
-              s.date(),
-              0,
-              Flags.toBits(s.flags()),
-              planned.name(),
-              null,
-              null,
-              s.color() < 0 ? null : s.color(),
-              s.view(),
-              null,
-              null,
-              Json.fromMap(s.attrs())));
+      rows.add(ItemRow.of(newId, folder.type(), parent, planned.name(), s, null));
       mappings.add(new IdMapping(folder.oldId(), newId));
       if (folder.type() == ItemType.MOUNTPOINT) {
         mounts.add(
@@ -421,22 +397,13 @@ final class AccountRestorer {
       int newId = ids.next();
       Revision s = p.state;
       rows.add(
-          new ItemRow(
+          ItemRow.of(
               newId,
-              p.item.type().code(),
+              p.item.type(),
               p.folder,
-              s.uuid(),
-              s.date(),
-              s.size(),
-              Flags.toBits(s.flags()),
               s.name(),
-              s.sender(),
-              s.subject(),
-              s.color() < 0 ? null : s.color(),
-              s.view(),
-              s.digest(),
-              p.blob == null ? null : ctx.target().volumeId(),
-              Json.fromMap(s.attrs())));
+              s,
+              p.blob == null ? null : ctx.target().volumeId()));
       mappings.add(new IdMapping(p.item.id(), newId));
       for (String tag : distinctTags(s.tags())) {
         links.add(new TagLink(newId, tags.idFor(tag)));

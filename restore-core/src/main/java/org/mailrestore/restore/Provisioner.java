@@ -126,6 +126,10 @@ final class Provisioner {
     String target = request.targetName(account.name());
     ctx.operations().addAccount(ctx.operationId(), account.id(), target);
     Optional<TargetAccount> existing = ctx.provisioning().findAccount(target);
+    Integer cosId =
+        request.selection().skipCos() || account.cos() == null
+            ? null
+            : ctx.provisioning().ensureCos(new ClassOfService(account.cos(), Map.of()));
     TargetAccount into;
     boolean fresh;
     AccountState state = AccountState.PROVISIONED;
@@ -137,12 +141,23 @@ final class Provisioner {
           fresh = false;
         }
         case REPLACE -> {
+          ctx.provisioning()
+              .updateAccount(
+                  into.id(), cosId, account.status(), account.system(), account.attributes(), true);
           int mailbox = ctx.provisioning().ensureMailbox(into.id());
           ctx.provisioning().emptyMailbox(mailbox);
           into = new TargetAccount(into.id(), into.uuid(), into.name(), mailbox);
           fresh = true;
         }
         case MERGE, NEW_ACCOUNT -> {
+          ctx.provisioning()
+              .updateAccount(
+                  into.id(),
+                  cosId,
+                  account.status(),
+                  account.system(),
+                  account.attributes(),
+                  false);
           int mailbox = ctx.provisioning().ensureMailbox(into.id());
           into = new TargetAccount(into.id(), into.uuid(), into.name(), mailbox);
           fresh = false;
@@ -161,10 +176,6 @@ final class Provisioner {
       ctx.operations().finishAccount(ctx.operationId(), account.id(), AccountState.FAILED, detail);
       return;
     } else {
-      Integer cosId = null;
-      if (!request.selection().skipCos() && account.cos() != null) {
-        cosId = ctx.provisioning().ensureCos(new ClassOfService(account.cos(), Map.of()));
-      }
       into =
           ctx.provisioning()
               .createAccount(

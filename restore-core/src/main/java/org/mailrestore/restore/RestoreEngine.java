@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
 public final class RestoreEngine {
 
   /** How long an instance holds an account without committing before others may take it over. */
-  public static final int DEFAULT_LEASE_SECONDS = 120;
+  public static final int DEFAULT_LEASE_SECONDS = 60;
+
+  private static final long LEASE_POLL_MILLIS = 1000;
 
   private static final Logger LOG = LoggerFactory.getLogger(RestoreEngine.class);
 
@@ -135,11 +137,39 @@ public final class RestoreEngine {
     metrics.phase(phase, millis);
   }
 
+  /**
+   * Restores every account that needs it. An account another instance holds is left to it; when its
+   * holder dies, its lease expires and this instance takes the account over from its last committed
+   * cluster. The phase ends when every account is finished, by whichever instance.
+   */
   private void restoreAccounts(RestoreContext ctx) throws SQLException {
-    for (AccountProgress account : operations.accounts(ctx.operationId())) {
-      if (needsData(account)) {
-        new AccountRestorer(ctx, account).restore();
+    while (true) {
+      List<AccountProgress> pending =
+          operations.accounts(ctx.operationId()).stream().filter(RestoreEngine::needsData).toList();
+      if (pending.isEmpty()) {
+        return;
       }
+      boolean progressed = false;
+      for (AccountProgress account : pending) {
+        progressed |= new AccountRestorer(ctx, account).restore().isPresent();
+      }
+      if (!progressed) {
+        LOG.info(
+            "operation {}: {} accounts are held by other instances; waiting for them or their"
+                + " leases",
+            ctx.operationId(),
+            pending.size());
+        sleep(LEASE_POLL_MILLIS);
+      }
+    }
+  }
+
+  private static void sleep(long millis) throws SQLException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SQLException("interrupted while waiting for accounts held elsewhere", e);
     }
   }
 

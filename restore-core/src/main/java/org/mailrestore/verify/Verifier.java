@@ -82,6 +82,30 @@ public final class Verifier {
           pit, targetName, accounts, checkBlobs, checkAliases, knownFailures, maxListed);
     }
 
+    /** Only these accounts (addresses or backup ids). */
+    public Options withAccounts(Set<String> names) {
+      Set<String> lower = new HashSet<>();
+      names.forEach(n -> lower.add(n.toLowerCase(Locale.ROOT)));
+      return new Options(
+          pointInTime, targetName, lower, checkBlobs, checkAliases, knownFailures, maxListed);
+    }
+
+    /** Where each backup account was restored to (for the new-account policy). */
+    public Options withTargetName(UnaryOperator<String> names) {
+      return new Options(
+          pointInTime, names, accounts, checkBlobs, checkAliases, knownFailures, maxListed);
+    }
+
+    public Options withCheckAliases(boolean check) {
+      return new Options(
+          pointInTime, targetName, accounts, checkBlobs, check, knownFailures, maxListed);
+    }
+
+    public Options withCheckBlobs(boolean check) {
+      return new Options(
+          pointInTime, targetName, accounts, check, checkAliases, knownFailures, maxListed);
+    }
+
     /** The key of a failed item in {@link #knownFailures}. */
     public static String key(String sourceAccountId, int itemId) {
       return sourceAccountId + ":" + itemId;
@@ -134,7 +158,7 @@ public final class Verifier {
         if (backup.account(id) instanceof Parsed.Ok<Account>(Account a, String location)
             && (options.accounts().isEmpty()
                 || options.accounts().contains(a.name().toLowerCase(Locale.ROOT))
-                || options.accounts().contains(a.id()))) {
+                || options.accounts().contains(a.id().toLowerCase(Locale.ROOT)))) {
           accounts.add(a);
           Optional<StoredAccount> target = store.account(options.targetName().apply(a.name()));
           Optional<Integer> ref = mailboxes.findSourceRef(backup.accountRef(a.id()));

@@ -50,9 +50,17 @@ class MergeOfDifferentSourcesTest {
 
   /** Items a restore of the latest state brings back: live, and not a system folder. */
   static long liveItems(Path backup) throws IOException {
+    return liveItems(backup, null);
+  }
+
+  /** The same for one account ({@code accountId}), or all when null. */
+  static long liveItems(Path backup, String accountId) throws IOException {
     long count = 0;
     try (BackupReader reader = BackupReader.open(new LocalBackupStorage(backup))) {
       for (String id : reader.accountIds()) {
+        if (accountId != null && !accountId.equals(id)) {
+          continue;
+        }
         try (ItemStream stream = reader.items(id, EnumSet.allOf(ItemType.class))) {
           while (stream.hasNext()) {
             if (stream.next() instanceof ItemEntry.Decoded(Item item, String location)

@@ -1,5 +1,9 @@
 package org.mailrestore.mailstore;
 
+import org.mailrestore.backup.Flags;
+import org.mailrestore.backup.ItemType;
+import org.mailrestore.backup.Json;
+import org.mailrestore.backup.Revision;
 import org.mailrestore.blob.BlobDigest;
 
 /**
@@ -26,4 +30,31 @@ public record ItemRow(
     String view,
     BlobDigest digest,
     Integer volumeId,
-    String metadata) {}
+    String metadata) {
+
+  /**
+   * The row of a restored item: its new id, the folder (in the target) it goes to, the name it gets
+   * (folders may be renamed), and the backup state it restores.
+   *
+   * @param volumeId the volume of its blob, null when it has none
+   */
+  public static ItemRow of(
+      int id, ItemType type, int folderId, String name, Revision state, Integer volumeId) {
+    return new ItemRow(
+        id,
+        type.code(),
+        folderId,
+        state.uuid(),
+        state.date(),
+        state.size(),
+        Flags.toBits(state.flags()),
+        name,
+        state.sender(),
+        state.subject(),
+        state.color() < 0 ? null : state.color(),
+        state.view(),
+        state.digest(),
+        volumeId,
+        Json.fromMap(state.attrs()));
+  }
+}

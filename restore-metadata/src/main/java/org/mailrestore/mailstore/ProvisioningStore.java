@@ -6,7 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.mailrestore.backup.ClassOfService;
@@ -152,6 +154,54 @@ public final class ProvisioningStore {
           }
           int mailboxId = createMailbox(c, accountId);
           return new TargetAccount(accountId, uuid, name, mailboxId);
+        });
+  }
+
+  /**
+   * Sets an existing account's settings from the backup. With {@code replace} they overwrite what
+   * is there; otherwise missing attributes are added (existing ones win) and a missing class of
+   * service is set.
+   */
+  public void updateAccount(
+      int accountId,
+      Integer cosId,
+      String status,
+      boolean system,
+      Map<String, String> attributes,
+      boolean replace)
+      throws SQLException {
+    if (replace) {
+      Sql.update(
+          dataSource,
+          "UPDATE account SET cos_id = ?, status = ?, is_system = ?, attributes = ? WHERE id = ?",
+          cosId,
+          status,
+          system,
+          Json.fromMap(attributes),
+          accountId);
+      return;
+    }
+    Sql.inTransaction(
+        dataSource,
+        c -> {
+          String current;
+          try (PreparedStatement ps =
+              c.prepareStatement("SELECT attributes FROM account WHERE id = ? FOR UPDATE")) {
+            ps.setInt(1, accountId);
+            try (ResultSet rs = ps.executeQuery()) {
+              rs.next();
+              current = rs.getString(1);
+            }
+          }
+          Map<String, String> merged = new LinkedHashMap<>(attributes);
+          merged.putAll(Json.toMap(current));
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE account SET attributes = ?, cos_id = COALESCE(cos_id, ?) WHERE id = ?")) {
+            Sql.bind(ps, Json.fromMap(merged), cosId, accountId);
+            ps.executeUpdate();
+          }
+          return null;
         });
   }
 

@@ -219,12 +219,19 @@ public final class BackupGenerator {
           spec.createdAt().toEpochMilli()
               - 2 * 86_400_000L
               - random.nextLong(3 * 365 * 86_400_000L);
+      int size = new SizeModel(0).nextSize(random);
+      if (spec.metadataOnly()) {
+        byte[] drawn = new byte[32];
+        random.nextBytes(drawn);
+        return new MailboxGenerator.SharedMessage(
+            BlobDigest.of(drawn), size, sender, subject, date);
+      }
       byte[] content =
           MessageComposer.compose(
               random,
               new MessageComposer.Envelope(
                   sender, BackupPlan.listAddress(domain), subject, date, domain, random.nextLong()),
-              new SizeModel(0).nextSize(random));
+              size);
       BlobDigest digest = BlobDigest.ofContent(content);
       try {
         put(digest, content);

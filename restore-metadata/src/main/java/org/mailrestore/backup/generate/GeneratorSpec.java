@@ -21,6 +21,8 @@ import org.mailrestore.blob.BlobCompression;
  * @param systemAccounts extra server accounts (GAL sync, spam training) flagged {@code system}
  * @param createdAt the backup's time: every revision starts before it
  * @param threads accounts generated at once (the output does not depend on it)
+ * @param metadataOnly items only: digests and sizes are drawn, no blob is written (for benchmarks
+ *     and tests of the metadata path; such a backup cannot be restored in full)
  */
 public record GeneratorSpec(
     long seed,
@@ -38,7 +40,8 @@ public record GeneratorSpec(
     int maxFolderDepth,
     int systemAccounts,
     Instant createdAt,
-    int threads) {
+    int threads,
+    boolean metadataOnly) {
 
   public static final Instant DEFAULT_CREATED_AT = Instant.parse("2026-01-01T00:00:00Z");
 
@@ -110,6 +113,10 @@ public record GeneratorSpec(
         .build();
   }
 
+  public GeneratorSpec withMetadataOnly(boolean value) {
+    return toBuilder().metadataOnly(value).build();
+  }
+
   public GeneratorSpec withFolders(int perAccount, int maxDepth) {
     return toBuilder().foldersPerAccount(perAccount).maxFolderDepth(maxDepth).build();
   }
@@ -132,6 +139,7 @@ public record GeneratorSpec(
     private int systemAccounts;
     private Instant createdAt = DEFAULT_CREATED_AT;
     private int threads = Runtime.getRuntime().availableProcessors();
+    private boolean metadataOnly;
 
     public Builder() {}
 
@@ -152,6 +160,7 @@ public record GeneratorSpec(
       systemAccounts = s.systemAccounts;
       createdAt = s.createdAt;
       threads = s.threads;
+      metadataOnly = s.metadataOnly;
     }
 
     public Builder seed(long v) {
@@ -234,6 +243,11 @@ public record GeneratorSpec(
       return this;
     }
 
+    public Builder metadataOnly(boolean v) {
+      metadataOnly = v;
+      return this;
+    }
+
     public GeneratorSpec build() {
       return new GeneratorSpec(
           seed,
@@ -251,7 +265,8 @@ public record GeneratorSpec(
           maxFolderDepth,
           systemAccounts,
           createdAt,
-          threads);
+          threads,
+          metadataOnly);
     }
   }
 }

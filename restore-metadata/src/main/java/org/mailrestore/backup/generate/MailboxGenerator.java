@@ -191,6 +191,11 @@ final class MailboxGenerator {
       sender = shared.sender();
       subject = shared.subject();
       messageDate = shared.date();
+    } else if (spec.metadataOnly()) {
+      sender = someAddress();
+      subject = subject();
+      size = sizes.nextSize(random);
+      digest = drawnDigest();
     } else {
       sender = someAddress();
       subject = subject();
@@ -243,15 +248,27 @@ final class MailboxGenerator {
   private Item blobItem(int id, long date, ItemType type, int folder, String prefix)
       throws IOException {
     String subject = prefix + Words.words(random, 2 + random.nextInt(4));
-    byte[] content =
-        MessageComposer.compose(
-            random,
-            new MessageComposer.Envelope(
-                account.name(), account.name(), subject, date, account.domain(), random.nextLong()),
-            700 + random.nextInt(2500));
-    BlobDigest digest = BlobDigest.ofContent(content);
-    blobs.put(digest, content);
-    stats.blobBytes += content.length;
+    int size = 700 + random.nextInt(2500);
+    BlobDigest digest;
+    if (spec.metadataOnly()) {
+      digest = drawnDigest();
+    } else {
+      byte[] content =
+          MessageComposer.compose(
+              random,
+              new MessageComposer.Envelope(
+                  account.name(),
+                  account.name(),
+                  subject,
+                  date,
+                  account.domain(),
+                  random.nextLong()),
+              size);
+      digest = BlobDigest.ofContent(content);
+      size = content.length;
+      blobs.put(digest, content);
+      stats.blobBytes += size;
+    }
     String name = type == ItemType.DOCUMENT ? "document-" + id + ".eml" : null;
     Revision first =
         Revision.builder(1, date)
@@ -259,7 +276,7 @@ final class MailboxGenerator {
             .folder(folder)
             .name(name)
             .date(date)
-            .blob(content.length, digest)
+            .blob(size, digest)
             .sender(account.name())
             .subject(subject)
             .build();
@@ -369,6 +386,13 @@ final class MailboxGenerator {
   private int sharedPoolSize() {
     return Math.max(
         16, (int) (spec.accounts() * spec.itemsPerAccount() * spec.sharedFraction() / 4));
+  }
+
+  /** A digest for an item whose blob is not written (metadata-only backups). */
+  private BlobDigest drawnDigest() {
+    byte[] bytes = new byte[32];
+    random.nextBytes(bytes);
+    return BlobDigest.of(bytes);
   }
 
   private String uuid() {

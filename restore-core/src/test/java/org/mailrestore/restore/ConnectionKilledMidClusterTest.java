@@ -1,0 +1,112 @@
+package org.mailrestore.restore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.backup.generate.BackupGenerator;
+import org.mailrestore.backup.generate.GeneratorSpec;
+import org.mailrestore.verify.Verifier;
+
+/**
+ * The database connection is killed (as a DBA's {@code KILL} or a network cut does) inside a
+ * cluster's transaction, just before it commits. The operation stops; resumed, it ends with exactly
+ * the rows of an uninterrupted restore.
+ */
+class ConnectionKilledMidClusterTest {
+
+  /** Kills the connection that is about to make the n-th commit, from another connection. */
+  static DataSource killingOnCommit(DataSource real, int n, AtomicInteger killed) {
+    AtomicInteger commits = new AtomicInteger();
+    return (DataSource)
+        Proxy.newProxyInstance(
+            DataSource.class.getClassLoader(),
+            new Class<?>[] {DataSource.class},
+            (proxy, method, args) -> {
+              Object result = invoke(method, real, args);
+              if (!method.getName().equals("getConnection")) {
+                return result;
+              }
+              Connection connection = (Connection) result;
+              return Proxy.newProxyInstance(
+                  Connection.class.getClassLoader(),
+                  new Class<?>[] {Connection.class},
+                  (p, m, a) -> {
+                    if (m.getName().equals("commit") && commits.incrementAndGet() == n) {
+                      long id;
+                      try (Statement s = connection.createStatement();
+                          ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
+                        rs.next();
+                        id = rs.getLong(1);
+                      }
+                      try (Connection other = real.getConnection();
+                          Statement s = other.createStatement()) {
+                        s.execute("KILL CONNECTION " + id);
+                      }
+                      killed.incrementAndGet();
+                    }
+                    return invoke(m, connection, a);
+                  });
+            });
+  }
+
+  private static Object invoke(java.lang.reflect.Method method, Object target, Object[] args)
+      throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+
+  private static long count(DataSource ds, String table) throws SQLException {
+    try (Connection c = ds.getConnection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  @Test
+  void aKilledConnectionLosesOnlyItsClusterAndResumeCompletesExactly(@TempDir Path dir)
+      throws Exception {
+    Path backup = dir.resolve("backup");
+    BackupGenerator.generate(
+        GeneratorSpec.defaults().withAccounts(4).withItemsPerAccount(200), backup);
+    long expected = MergeOfDifferentSourcesTest.liveItems(backup);
+    try (RestoreFixture f = new RestoreFixture(dir.resolve("volume"))) {
+      AtomicInteger killed = new AtomicInteger();
+      DataSource flaky = killingOnCommit(f.database.dataSource(), 12, killed);
+      RestoreEngine engine =
+          new RestoreEngine(
+              new OperationStore(flaky),
+              new RestoreTarget(flaky, f.volume, f.target.volumeId()),
+              new LocalBackupOpener(),
+              f.metrics,
+              "test-instance",
+              RestoreEngine.DEFAULT_LEASE_SECONDS);
+      String id = engine.submit(RestoreRequest.local(backup.toString()).withClusterSize(40), null);
+      assertThatThrownBy(() -> engine.run(id)).isInstanceOf(SQLException.class);
+      assertThat(killed).hasValue(1);
+      long clustersBefore = count(f.database.dataSource(), "restore_cluster");
+      assertThat(clustersBefore).isPositive();
+
+      OperationSummary resumed = f.engine.run(id);
+      assertThat(resumed.state()).isEqualTo(OperationState.COMPLETED);
+      assertThat(resumed.counts().itemsRestored()).isEqualTo(expected);
+      assertThat(count(f.database.dataSource(), "restore_id_map")).isEqualTo(expected);
+      assertThat(f.verify(backup, Verifier.Options.defaults()).differences()).isEmpty();
+    }
+  }
+}
