@@ -10,6 +10,8 @@ CREATE TABLE volume (
   location              VARCHAR(1024) NOT NULL, -- a directory, or s3://bucket/prefix
   compression           VARCHAR(8)   NOT NULL DEFAULT 'none',
   compression_threshold INT UNSIGNED NOT NULL DEFAULT 0,
+  pack_threshold        INT UNSIGNED NOT NULL DEFAULT 0,  -- packed kinds: largest blob packed
+  s3_profile            VARCHAR(64)  NULL,                -- s3 kinds: the configured profile
   created_at            TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
   UNIQUE KEY uk_volume_name (name)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

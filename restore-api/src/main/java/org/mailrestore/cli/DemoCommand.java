@@ -9,12 +9,11 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.mailrestore.backup.BackupReader;
-import org.mailrestore.backup.LocalBackupStorage;
 import org.mailrestore.backup.generate.BackupGenerator;
-import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.restore.RestoreEngine;
 import org.mailrestore.restore.RestoreRequest;
+import org.mailrestore.restore.storage.VolumeSpec;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
 import picocli.CommandLine.Command;
@@ -68,7 +67,7 @@ final class DemoCommand implements Callable<Integer> {
                 db.jdbcUrl(),
                 "root",
                 "",
-                new Mailstore.VolumeSpec("demo", volume, BlobCompression.NONE, 0))) {
+                VolumeSpec.local("demo", volume.toAbsolutePath().toString()))) {
       System.out.printf(
           "    up in %.1f s at %s%n", (System.nanoTime() - started) / 1e9, db.jdbcUrl());
 
@@ -83,7 +82,8 @@ final class DemoCommand implements Callable<Integer> {
               .map(f -> Verifier.Options.key(f.sourceAccountId(), f.itemId()))
               .collect(Collectors.toSet());
       VerifyReport report;
-      try (BackupReader reader = BackupReader.open(new LocalBackupStorage(backup))) {
+      try (BackupReader reader =
+          mailstore.sources.open(StoreOptions.backup(backup.toString(), "default"))) {
         report =
             mailstore
                 .verifier()

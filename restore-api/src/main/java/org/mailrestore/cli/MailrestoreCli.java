@@ -11,7 +11,6 @@ import picocli.CommandLine.Command;
     description = "Restores mailboxes from backups into a Zimbra-style mailstore.",
     subcommands = {
       DemoCommand.class,
-      org.mailrestore.cli.bench.BenchCommand.class,
       BackupCommand.class,
       RestoreCommand.class,
       VerifyCommand.class,

@@ -5,26 +5,25 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.file.Path;
+import java.io.IOException;
 import java.sql.SQLException;
-import java.util.Locale;
-import java.util.Map;
 import java.util.UUID;
-import org.mailrestore.blob.BlobCompression;
-import org.mailrestore.blob.LocalBlobVolume;
 import org.mailrestore.mailstore.MailstoreSchema;
-import org.mailrestore.mailstore.VolumeStore;
 import org.mailrestore.restore.Concurrency;
-import org.mailrestore.restore.LocalBackupOpener;
 import org.mailrestore.restore.OperationStore;
 import org.mailrestore.restore.RestoreEngine;
 import org.mailrestore.restore.RestoreMetrics;
 import org.mailrestore.restore.RestoreTarget;
+import org.mailrestore.restore.storage.BackupSources;
+import org.mailrestore.restore.storage.S3Profiles;
+import org.mailrestore.restore.storage.StorageLimits;
+import org.mailrestore.restore.storage.VolumeSpec;
+import org.mailrestore.restore.storage.Volumes;
 import org.mailrestore.verify.Verifier;
 
 /**
- * The mailstore a local command works on: a MariaDB database (migrated on open) and a local blob
- * volume registered in it.
+ * What a local command works on: the mailstore database (migrated on open), the volume blobs go to,
+ * and the backups it may read (local, or S3 through the environment's profiles).
  */
 final class Mailstore implements AutoCloseable {
 
@@ -32,15 +31,15 @@ final class Mailstore implements AutoCloseable {
   static final String JDBC_OPTIONS = "useBulkStmtsForInserts=true";
 
   final HikariDataSource dataSource;
-  final LocalBlobVolume volume;
   final RestoreTarget target;
   final RestoreMetrics metrics;
+  final S3Profiles profiles;
+  final BackupSources sources;
+  final Volumes volumes;
 
-  /** Where restored blobs go: a named local volume. */
-  record VolumeSpec(String name, Path directory, BlobCompression compression, long threshold) {}
-
-  Mailstore(String jdbcUrl, String user, String password, VolumeSpec spec) throws SQLException {
-    this(jdbcUrl, user, password, spec, Concurrency.forMachine(), new SimpleMeterRegistry());
+  Mailstore(String jdbcUrl, String user, String password, VolumeSpec volume)
+      throws SQLException, IOException {
+    this(jdbcUrl, user, password, volume, Concurrency.forMachine(), new SimpleMeterRegistry());
   }
 
   /**
@@ -51,10 +50,10 @@ final class Mailstore implements AutoCloseable {
       String jdbcUrl,
       String user,
       String password,
-      VolumeSpec spec,
+      VolumeSpec volume,
       Concurrency concurrency,
       MeterRegistry registry)
-      throws SQLException {
+      throws SQLException, IOException {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(withOptions(jdbcUrl));
     config.setUsername(user);
@@ -64,21 +63,15 @@ final class Mailstore implements AutoCloseable {
     config.setPoolName("mailstore");
     config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
     this.metrics = new RestoreMetrics(registry);
+    this.profiles = new S3Profiles(EnvironmentS3Profiles.read(System.getenv()), registry);
+    this.sources = new BackupSources(profiles, StorageLimits.DEFAULT, registry);
+    this.volumes = new Volumes(profiles, StorageLimits.DEFAULT, registry);
     this.dataSource = new HikariDataSource(config);
     try {
       MailstoreSchema.migrate(dataSource);
-      this.volume = new LocalBlobVolume(spec.directory(), spec.compression(), spec.threshold());
-      int volumeId =
-          new VolumeStore(dataSource)
-              .register(
-                  spec.name(),
-                  "local",
-                  volume.root().toString(),
-                  spec.compression().name().toLowerCase(Locale.ROOT),
-                  spec.threshold());
-      this.target = new RestoreTarget(dataSource, volume, volumeId);
-    } catch (SQLException | RuntimeException e) {
-      dataSource.close();
+      this.target = volumes.target(dataSource, volume);
+    } catch (SQLException | IOException | RuntimeException e) {
+      close();
       throw e;
     }
   }
@@ -102,18 +95,21 @@ final class Mailstore implements AutoCloseable {
     return new RestoreEngine(
         new OperationStore(dataSource),
         target,
-        new LocalBackupOpener(),
+        sources,
         metrics,
         "cli-" + UUID.randomUUID().toString().substring(0, 8),
         leaseSeconds);
   }
 
-  Verifier verifier() {
-    return new Verifier(dataSource, Map.of(target.volumeId(), volume));
+  Verifier verifier() throws SQLException, IOException {
+    return new Verifier(dataSource, volumes.openAll(dataSource));
   }
 
   @Override
   public void close() {
-    dataSource.close();
+    profiles.close();
+    if (dataSource != null) {
+      dataSource.close();
+    }
   }
 }

@@ -1,6 +1,5 @@
 package org.mailrestore.cli;
 
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.mailrestore.restore.OperationState;
 import org.mailrestore.restore.OperationSummary;
@@ -25,8 +24,18 @@ final class RestoreCommand {
               + " Run it again to resume an interrupted restore (with --operation) or to re-run"
               + " one (what is restored is skipped).")
   static final class Run implements Callable<Integer> {
-    @Option(names = "--backup", required = true, description = "The backup directory")
-    Path backup;
+    @Option(
+        names = "--backup",
+        required = true,
+        description = "The backup: a directory, or s3://bucket/prefix")
+    String backup;
+
+    @Option(
+        names = "--s3-profile",
+        defaultValue = "default",
+        description =
+            "The S3 profile of an s3:// backup (MAILRESTORE_S3_<PROFILE>_*; default: ${DEFAULT-VALUE})")
+    String profile;
 
     @Option(names = "--operation", description = "Resume this operation instead of starting one")
     String operation;
@@ -50,7 +59,7 @@ final class RestoreCommand {
         String id =
             operation != null
                 ? operation
-                : engine.submit(restore.request(backup.toAbsolutePath().toString()), null);
+                : engine.submit(restore.request(StoreOptions.backup(backup, profile)), null);
         System.out.println("operation " + id);
         OperationSummary summary = engine.run(id);
         Report.operation(System.out, summary);

@@ -59,7 +59,7 @@ final class RestoreOptions {
       description = "Items per transaction; 0 for the default (1000)")
   int clusterSize;
 
-  RestoreRequest request(String backupPath) {
+  RestoreRequest request(BackupSource source) {
     Selection selection =
         new Selection(
             new LinkedHashSet<>(domains),
@@ -71,13 +71,6 @@ final class RestoreOptions {
             skipProvisioning,
             provisioningOnly);
     return new RestoreRequest(
-        new BackupSource.Local(backupPath),
-        selection,
-        asOf,
-        ConflictPolicy.parse(policy),
-        null,
-        0,
-        clusterSize,
-        null);
+        source, selection, asOf, ConflictPolicy.parse(policy), null, 0, clusterSize, null);
   }
 }

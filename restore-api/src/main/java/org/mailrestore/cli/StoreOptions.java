@@ -5,6 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import org.mailrestore.blob.BlobCompression;
+import org.mailrestore.restore.BackupSource;
+import org.mailrestore.restore.storage.VolumeSpec;
+import org.mailrestore.restore.storage.Volumes;
 import picocli.CommandLine.Option;
 
 /** Where a local command finds the mailstore: the database and the blob volume. */
@@ -29,8 +32,23 @@ final class StoreOptions {
               + " MAILRESTORE_DB_PASSWORD, else none. Never given on the command line.")
   Path passwordFile;
 
-  @Option(names = "--volume", required = true, description = "The directory blobs are restored to")
-  Path volume;
+  @Option(
+      names = "--volume",
+      required = true,
+      description = "Where blobs are restored to: a directory, or s3://bucket/prefix")
+  String volume;
+
+  @Option(
+      names = "--volume-packed",
+      description = "Append small blobs to pack files (or objects): far fewer files or requests")
+  boolean packed;
+
+  @Option(
+      names = "--volume-s3-profile",
+      defaultValue = "default",
+      description =
+          "The S3 profile of an s3:// volume (MAILRESTORE_S3_<PROFILE>_*; default: ${DEFAULT-VALUE})")
+  String volumeProfile;
 
   @Option(
       names = "--volume-name",
@@ -55,11 +73,32 @@ final class StoreOptions {
     if (passwordFile != null) {
       password = Files.readString(passwordFile).strip();
     }
-    return new Mailstore(
-        jdbcUrl,
-        user,
-        password,
-        new Mailstore.VolumeSpec(
-            volumeName, volume, BlobCompression.parse(compression), threshold));
+    return new Mailstore(jdbcUrl, user, password, volumeSpec());
+  }
+
+  VolumeSpec volumeSpec() {
+    boolean s3 = volume.startsWith("s3://");
+    VolumeSpec.Kind kind =
+        s3
+            ? (packed ? VolumeSpec.Kind.PACKED_S3 : VolumeSpec.Kind.S3)
+            : (packed ? VolumeSpec.Kind.PACKED_LOCAL : VolumeSpec.Kind.LOCAL);
+    String location = s3 ? volume : Path.of(volume).toAbsolutePath().normalize().toString();
+    return new VolumeSpec(
+        volumeName,
+        kind,
+        location,
+        BlobCompression.parse(compression),
+        threshold,
+        0,
+        s3 ? volumeProfile : null);
+  }
+
+  /** A backup named on the command line: a directory, or s3://bucket/prefix. */
+  static BackupSource backup(String text, String profile) {
+    if (text.startsWith("s3://")) {
+      var location = Volumes.parseS3(text);
+      return new BackupSource.S3(profile, location.bucket(), location.prefix());
+    }
+    return new BackupSource.Local(Path.of(text).toAbsolutePath().normalize().toString());
   }
 }

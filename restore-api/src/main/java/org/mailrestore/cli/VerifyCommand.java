@@ -1,10 +1,8 @@
 package org.mailrestore.cli;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import org.mailrestore.backup.BackupReader;
-import org.mailrestore.backup.LocalBackupStorage;
 import org.mailrestore.backup.PointInTime;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
@@ -21,8 +19,17 @@ import picocli.CommandLine.Option;
             + " flags, tags, grants, mountpoints and every blob's bytes. Prints what differs.")
 final class VerifyCommand implements Callable<Integer> {
 
-  @Option(names = "--backup", required = true, description = "The backup directory")
-  Path backup;
+  @Option(
+      names = "--backup",
+      required = true,
+      description = "The backup: a directory, or s3://bucket/prefix")
+  String backup;
+
+  @Option(
+      names = "--s3-profile",
+      defaultValue = "default",
+      description = "The S3 profile of an s3:// backup (default: ${DEFAULT-VALUE})")
+  String profile;
 
   @Option(names = "--as-of", description = "Compare with the state at this instant (as restored)")
   Instant asOf;
@@ -35,7 +42,7 @@ final class VerifyCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     try (Mailstore mailstore = store.open();
-        BackupReader reader = BackupReader.open(new LocalBackupStorage(backup))) {
+        BackupReader reader = mailstore.sources.open(StoreOptions.backup(backup, profile))) {
       Verifier.Options defaults =
           Verifier.Options.defaults().withPointInTime(new PointInTime(asOf));
       Verifier.Options options =

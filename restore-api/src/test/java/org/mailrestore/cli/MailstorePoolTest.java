@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.restore.Concurrency;
+import org.mailrestore.restore.storage.VolumeSpec;
 import org.mailrestore.testkit.TestDatabase;
 import org.mailrestore.testkit.TestMariaDb;
 
@@ -23,7 +24,7 @@ class MailstorePoolTest {
                 db.jdbcUrl(),
                 db.server().user(),
                 db.server().password(),
-                new Mailstore.VolumeSpec("v", dir, BlobCompression.NONE, 0),
+                VolumeSpec.local("v", dir.toString()),
                 concurrency,
                 registry)) {
       assertThat(store.dataSource.getMaximumPoolSize()).isEqualTo(8);
@@ -31,5 +32,23 @@ class MailstorePoolTest {
           .isEqualTo(8.0);
       assertThat(registry.get("hikaricp.connections.active").gauge()).isNotNull();
     }
+  }
+
+  @Test
+  void s3ProfilesComeFromTheEnvironment() {
+    var profiles =
+        EnvironmentS3Profiles.read(
+            Map.of(
+                "MAILRESTORE_S3_ENDPOINT", "http://minio:9000",
+                "MAILRESTORE_S3_ACCESS_KEY", "a",
+                "MAILRESTORE_S3_SECRET_KEY", "s",
+                "MAILRESTORE_S3_ARCHIVE_REGION", "eu-west-3",
+                "UNRELATED", "x"));
+    assertThat(profiles).containsOnlyKeys("default", "archive");
+    assertThat(profiles.get("default").endpoint()).hasToString("http://minio:9000");
+    assertThat(profiles.get("default").pathStyle()).isTrue();
+    assertThat(profiles.get("archive").region()).isEqualTo("eu-west-3");
+    assertThat(profiles.get("archive").accessKey()).isNull();
+    assertThat(profiles.get("default").toString()).doesNotContain("s]").doesNotContain("secret");
   }
 }

@@ -5,7 +5,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Locale;
 
-/** Turns the I/O errors of a decompressing stream into {@code CORRUPT_COMPRESSION} failures. */
+/**
+ * Turns what a decompressor rejects into {@code CORRUPT_COMPRESSION} failures (read errors of the
+ * bytes underneath arrive already marked by {@link ReadErrors} and pass through).
+ */
 final class DecompressionErrors extends FilterInputStream {
 
   private final BlobCompression compression;
@@ -40,10 +43,6 @@ final class DecompressionErrors extends FilterInputStream {
   }
 
   private IOException translate(IOException e) {
-    if (compression == BlobCompression.NONE) {
-      return new BlobException(
-          BlobException.Reason.IO_ERROR, "reading " + where + " failed: " + e.getMessage(), e);
-    }
     return new BlobException(
         BlobException.Reason.CORRUPT_COMPRESSION,
         where

@@ -122,19 +122,7 @@ public final class LocalBlobVolume implements BlobVolume {
     for (Iterator<Path> it = directoriesToSync.iterator(); it.hasNext(); ) {
       Path directory = it.next();
       it.remove();
-      forceDirectory(directory);
-    }
-  }
-
-  /** Forces a directory's entries to disk (Linux allows fsync on a directory opened to read). */
-  static void forceDirectory(Path directory) throws IOException {
-    try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-      channel.force(true);
-    } catch (IOException e) {
-      if (!System.getProperty("os.name", "").startsWith("Windows")) {
-        throw e;
-      }
-      // Windows cannot open directories as channels; NTFS journals renames itself.
+      Fsync.directory(directory);
     }
   }
 

@@ -92,7 +92,7 @@ class ConnectionKilledMidClusterTest {
           new RestoreEngine(
               new OperationStore(flaky),
               new RestoreTarget(flaky, f.volume, f.target.volumeId()),
-              new LocalBackupOpener(),
+              f.sources,
               f.metrics,
               "test-instance",
               RestoreEngine.DEFAULT_LEASE_SECONDS);

@@ -1,44 +1,68 @@
 package org.mailrestore.restore;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Map;
 import org.mailrestore.backup.BackupReader;
-import org.mailrestore.backup.LocalBackupStorage;
-import org.mailrestore.blob.LocalBlobVolume;
+import org.mailrestore.blob.BlobVolume;
+import org.mailrestore.blob.s3.S3Settings;
 import org.mailrestore.mailstore.MailstoreSchema;
-import org.mailrestore.mailstore.VolumeStore;
+import org.mailrestore.restore.storage.BackupSources;
+import org.mailrestore.restore.storage.S3Profiles;
+import org.mailrestore.restore.storage.StorageLimits;
+import org.mailrestore.restore.storage.VolumeSpec;
+import org.mailrestore.restore.storage.Volumes;
+import org.mailrestore.testkit.S3Server;
 import org.mailrestore.testkit.TestDatabase;
 import org.mailrestore.testkit.TestMariaDb;
+import org.mailrestore.testkit.TestS3;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
 
-/** A migrated test database, a local volume and an engine over them. */
+/**
+ * A migrated test database, a volume, and an engine over them, wired as the application wires them.
+ * The S3 profile {@code test} reaches the test S3 server.
+ */
 final class RestoreFixture implements AutoCloseable {
 
   final TestDatabase database;
-  final LocalBlobVolume volume;
+  final MeterRegistry registry = new SimpleMeterRegistry();
+  final RestoreMetrics metrics = new RestoreMetrics(registry);
+  final S3Profiles profiles;
+  final BackupSources sources;
+  final Volumes volumes;
   final RestoreTarget target;
+  final BlobVolume volume;
   final RestoreEngine engine;
-  final RestoreMetrics metrics = RestoreMetrics.inMemory();
 
-  RestoreFixture(Path volumeDir) throws SQLException {
+  RestoreFixture(Path volumeDir) throws SQLException, IOException {
+    this(VolumeSpec.local("default", volumeDir.toString()), false);
+  }
+
+  RestoreFixture(VolumeSpec volumeSpec, boolean withS3) throws SQLException, IOException {
     database = TestMariaDb.createDatabase();
     MailstoreSchema.migrate(database.dataSource());
-    volume = new LocalBlobVolume(volumeDir);
-    int volumeId =
-        new VolumeStore(database.dataSource())
-            .register("default", "local", volumeDir.toString(), "none", 0);
-    target = new RestoreTarget(database.dataSource(), volume, volumeId);
+    profiles = new S3Profiles(withS3 ? Map.of("test", testProfile()) : Map.of(), registry);
+    sources = new BackupSources(profiles, StorageLimits.DEFAULT, registry);
+    volumes = new Volumes(profiles, StorageLimits.DEFAULT, registry);
+    target = volumes.target(database.dataSource(), volumeSpec);
+    volume = target.volume();
     engine =
         new RestoreEngine(
             new OperationStore(database.dataSource()),
             target,
-            new LocalBackupOpener(),
+            sources,
             metrics,
             "test-instance",
             RestoreEngine.DEFAULT_LEASE_SECONDS);
+  }
+
+  static S3Settings testProfile() {
+    S3Server s3 = TestS3.server();
+    return S3Settings.of(s3.endpoint(), s3.region(), s3.accessKey(), s3.secretKey());
   }
 
   OperationSummary restore(RestoreRequest request) throws SQLException {
@@ -46,14 +70,20 @@ final class RestoreFixture implements AutoCloseable {
   }
 
   VerifyReport verify(Path backup, Verifier.Options options) throws SQLException, IOException {
-    try (BackupReader reader = BackupReader.open(new LocalBackupStorage(backup))) {
-      return new Verifier(database.dataSource(), Map.of(target.volumeId(), volume))
+    return verify(new BackupSource.Local(backup.toString()), options);
+  }
+
+  VerifyReport verify(BackupSource backup, Verifier.Options options)
+      throws SQLException, IOException {
+    try (BackupReader reader = sources.open(backup)) {
+      return new Verifier(database.dataSource(), volumes.openAll(database.dataSource()))
           .verify(reader, options);
     }
   }
 
   @Override
   public void close() {
+    profiles.close();
     database.close();
   }
 }

@@ -23,6 +23,15 @@ public final class LocalBackupStorage implements BackupStorage {
     this.blobs = new LocalBlobSource(this.root.resolve(BackupLayout.BLOBS));
   }
 
+  /**
+   * @param blobs the backup's blobs (normally a {@link LocalBlobSource} of {@code root/blobs},
+   *     maybe decorated)
+   */
+  public LocalBackupStorage(Path root, BlobSource blobs) {
+    this.root = root.toAbsolutePath().normalize();
+    this.blobs = blobs;
+  }
+
   private Path resolve(String path) {
     Path resolved = root.resolve(path).normalize();
     if (!resolved.startsWith(root)) {

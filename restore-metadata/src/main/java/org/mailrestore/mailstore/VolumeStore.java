@@ -3,7 +3,6 @@ package org.mailrestore.mailstore;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -17,9 +16,25 @@ import org.mailrestore.blob.StoredBlob;
 /** The volumes blobs are restored to, and which blobs each holds (the dedup index). */
 public final class VolumeStore {
 
-  /** A volume row. */
+  /**
+   * A volume as registered.
+   *
+   * @param kind {@code local}, {@code s3}, {@code packed-local} or {@code packed-s3}
+   * @param location a directory, or {@code s3://bucket/prefix}
+   * @param s3Profile for S3 kinds, the configured profile that reaches it
+   */
   public record VolumeRow(
-      int id, String name, String kind, String location, String compression, long threshold) {}
+      int id,
+      String name,
+      String kind,
+      String location,
+      String compression,
+      long compressionThreshold,
+      long packThreshold,
+      String s3Profile) {}
+
+  private static final String COLUMNS =
+      "id, name, kind, location, compression, compression_threshold, pack_threshold, s3_profile";
 
   private final DataSource dataSource;
 
@@ -32,23 +47,22 @@ public final class VolumeStore {
    *
    * @throws IllegalStateException when a volume of that name exists with another kind or location
    */
-  public int register(String name, String kind, String location, String compression, long threshold)
-      throws SQLException {
-    Optional<VolumeRow> existing = find(name);
+  public int register(VolumeRow volume) throws SQLException {
+    Optional<VolumeRow> existing = find(volume.name());
     if (existing.isPresent()) {
       VolumeRow v = existing.get();
-      if (!v.kind().equals(kind) || !v.location().equals(location)) {
+      if (!v.kind().equals(volume.kind()) || !v.location().equals(volume.location())) {
         throw new IllegalStateException(
             "volume '"
-                + name
+                + volume.name()
                 + "' is registered as "
                 + v.kind()
                 + " at "
                 + v.location()
                 + ", not "
-                + kind
+                + volume.kind()
                 + " at "
-                + location);
+                + volume.location());
       }
       return v.id();
     }
@@ -57,14 +71,19 @@ public final class VolumeStore {
         c -> {
           try (PreparedStatement ps =
               c.prepareStatement(
-                  "INSERT INTO volume (name, kind, location, compression, compression_threshold)"
-                      + " VALUES (?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE id = LAST_INSERT_ID(id)",
-                  Statement.RETURN_GENERATED_KEYS)) {
-            ps.setString(1, name);
-            ps.setString(2, kind);
-            ps.setString(3, location);
-            ps.setString(4, compression);
-            ps.setLong(5, threshold);
+                  "INSERT INTO volume (name, kind, location, compression, compression_threshold,"
+                      + " pack_threshold, s3_profile) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                      + " ON DUPLICATE KEY UPDATE id = LAST_INSERT_ID(id)",
+                  java.sql.Statement.RETURN_GENERATED_KEYS)) {
+            Sql.bind(
+                ps,
+                volume.name(),
+                volume.kind(),
+                volume.location(),
+                volume.compression(),
+                volume.compressionThreshold(),
+                volume.packThreshold(),
+                volume.s3Profile());
             ps.executeUpdate();
             try (ResultSet keys = ps.getGeneratedKeys()) {
               keys.next();
@@ -75,32 +94,25 @@ public final class VolumeStore {
   }
 
   public Optional<VolumeRow> find(String name) throws SQLException {
-    return all().stream().filter(v -> v.name().equals(name)).findFirst();
+    return Sql.queryOne(
+        dataSource, "SELECT " + COLUMNS + " FROM volume WHERE name = ?", VolumeStore::row, name);
   }
 
   public List<VolumeRow> all() throws SQLException {
-    return Sql.withConnection(
-        dataSource,
-        c -> {
-          List<VolumeRow> rows = new ArrayList<>();
-          try (PreparedStatement ps =
-                  c.prepareStatement(
-                      "SELECT id, name, kind, location, compression, compression_threshold"
-                          + " FROM volume ORDER BY id");
-              ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-              rows.add(
-                  new VolumeRow(
-                      rs.getInt(1),
-                      rs.getString(2),
-                      rs.getString(3),
-                      rs.getString(4),
-                      rs.getString(5),
-                      rs.getLong(6)));
-            }
-          }
-          return rows;
-        });
+    return Sql.query(
+        dataSource, "SELECT " + COLUMNS + " FROM volume ORDER BY id", VolumeStore::row);
+  }
+
+  private static VolumeRow row(ResultSet rs) throws SQLException {
+    return new VolumeRow(
+        rs.getInt(1),
+        rs.getString(2),
+        rs.getString(3),
+        rs.getString(4),
+        rs.getString(5),
+        rs.getLong(6),
+        rs.getLong(7),
+        rs.getString(8));
   }
 
   /** The blobs among {@code digests} the volume already holds: one keyed query per thousand. */

@@ -1,4 +1,4 @@
-package org.mailrestore.cli.bench;
+package org.mailrestore.bench;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;

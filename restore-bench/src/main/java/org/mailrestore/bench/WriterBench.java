@@ -1,4 +1,4 @@
-package org.mailrestore.cli.bench;
+package org.mailrestore.bench;
 
 import java.io.IOException;
 import java.nio.file.Path;

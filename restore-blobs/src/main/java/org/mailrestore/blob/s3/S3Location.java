@@ -1,0 +1,35 @@
+package org.mailrestore.blob.s3;
+
+/** A place in a bucket: every key under it starts with {@code prefix} (empty, or ending in '/'). */
+public record S3Location(String bucket, String prefix) {
+
+  public S3Location {
+    if (bucket == null || bucket.isBlank()) {
+      throw new IllegalArgumentException("an S3 location needs a bucket");
+    }
+    prefix = normalize(prefix);
+  }
+
+  private static String normalize(String prefix) {
+    if (prefix == null || prefix.isBlank() || prefix.equals("/")) {
+      return "";
+    }
+    String p = prefix.startsWith("/") ? prefix.substring(1) : prefix;
+    return p.endsWith("/") ? p : p + "/";
+  }
+
+  /** The key of {@code relative} under this location. */
+  public String key(String relative) {
+    return prefix + relative;
+  }
+
+  /** The location of a sub-directory. */
+  public S3Location resolve(String relative) {
+    return new S3Location(bucket, key(relative));
+  }
+
+  @Override
+  public String toString() {
+    return "s3://" + bucket + "/" + prefix;
+  }
+}

@@ -1,0 +1,103 @@
+package org.mailrestore.blob.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.mailrestore.blob.BlobCompression;
+import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.blob.BlobException;
+import org.mailrestore.blob.BlobVolume;
+import org.mailrestore.blob.BlobVolumeContract;
+import org.mailrestore.blob.StoredBlob;
+import org.mailrestore.blob.VerifyingInputStream;
+
+class S3BlobVolumeTest {
+
+  abstract static class OnS3 extends BlobVolumeContract {
+    final S3Fixture s3 = new S3Fixture();
+
+    @Override
+    protected Set<String> visibleBlobNames() {
+      return s3.keys("volume/").stream().map(S3Fixture::lastSegment).collect(Collectors.toSet());
+    }
+
+    @Override
+    protected Set<String> allStoredNames() {
+      return visibleBlobNames();
+    }
+  }
+
+  @Nested
+  class Plain extends OnS3 {
+    @Override
+    protected BlobVolume volume() {
+      return new S3BlobVolume(s3.client, s3.location("volume/"));
+    }
+  }
+
+  @Nested
+  class Compressed extends OnS3 {
+    @Override
+    protected BlobVolume volume() {
+      return new S3BlobVolume(
+          s3.client,
+          s3.location("volume/"),
+          BlobCompression.ZSTD,
+          4096,
+          S3BlobVolume.MIN_PART_SIZE,
+          3);
+    }
+  }
+
+  @Nested
+  class Multipart extends OnS3 {
+    @Override
+    protected BlobVolume volume() {
+      return new S3BlobVolume(
+          s3.client,
+          s3.location("volume/"),
+          BlobCompression.NONE,
+          0,
+          S3BlobVolume.MIN_PART_SIZE,
+          3);
+    }
+
+    @Test
+    void aBlobOfManyPartsRoundTrips() throws Exception {
+      byte[] raw = randomBytes(17 << 20, 9);
+      BlobDigest digest = BlobDigest.ofContent(raw);
+      try (BlobVolume volume = volume()) {
+        StoredBlob stored =
+            volume.write(
+                digest,
+                raw.length,
+                new VerifyingInputStream(new ByteArrayInputStream(raw), digest, raw.length, "t"));
+        try (var in = volume.open(stored)) {
+          assertThat(in.readAllBytes()).isEqualTo(raw);
+        }
+      }
+    }
+
+    @Test
+    void aFailedMultipartUploadIsAbortedAndInvisible() throws Exception {
+      byte[] raw = randomBytes(13 << 20, 10);
+      BlobDigest claimed = BlobDigest.ofContent(randomBytes(10, 11));
+      try (BlobVolume volume = volume()) {
+        assertThatThrownBy(() ->
+                volume.write(
+                    claimed,
+                    raw.length,
+                    new VerifyingInputStream(
+                        new ByteArrayInputStream(raw), claimed, raw.length, "t")))
+            .isInstanceOf(BlobException.class);
+      }
+      assertThat(visibleBlobNames()).isEmpty();
+      assertThat(s3.client.listMultipartUploads(b -> b.bucket(s3.bucket)).uploads()).isEmpty();
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package org.mailrestore.backup;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.List;
+import org.mailrestore.blob.BlobSource;
+import org.mailrestore.blob.s3.S3BlobSource;
+import org.mailrestore.blob.s3.S3Location;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.s3.paginators.ListObjectsV2Iterable;
+
+/** A backup in a bucket, under a prefix, with the same names as on disk. */
+public final class S3BackupStorage implements BackupStorage {
+
+  private final S3Client client;
+  private final S3Location root;
+  private final BlobSource blobs;
+
+  /**
+   * @param blobs the backup's blobs (normally {@link S3BlobSource} under {@code root/blobs/}, maybe
+   *     decorated with retries and bounds)
+   */
+  public S3BackupStorage(S3Client client, S3Location root, BlobSource blobs) {
+    this.client = client;
+    this.root = root;
+    this.blobs = blobs;
+  }
+
+  public S3BackupStorage(S3Client client, S3Location root) {
+    this(client, root, new S3BlobSource(client, root.resolve(BackupLayout.BLOBS + "/")));
+  }
+
+  @Override
+  public InputStream open(String path) throws IOException {
+    try {
+      return client.getObject(b -> b.bucket(root.bucket()).key(root.key(path)));
+    } catch (NoSuchKeyException e) {
+      throw new NoSuchFileException(root + path);
+    } catch (SdkException e) {
+      throw new IOException("reading " + root + path + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public boolean exists(String path) throws IOException {
+    try {
+      client.headObject(b -> b.bucket(root.bucket()).key(root.key(path)));
+      return true;
+    } catch (NoSuchKeyException e) {
+      return false;
+    } catch (software.amazon.awssdk.services.s3.model.S3Exception e) {
+      if (e.statusCode() == 404) {
+        return false;
+      }
+      throw new IOException("checking " + root + path + " failed: " + e.getMessage(), e);
+    } catch (SdkException e) {
+      throw new IOException("checking " + root + path + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public List<String> list(String directory) throws IOException {
+    String prefix = root.key(directory.endsWith("/") ? directory : directory + "/");
+    List<String> names = new ArrayList<>();
+    try {
+      ListObjectsV2Iterable pages =
+          client.listObjectsV2Paginator(b -> b.bucket(root.bucket()).prefix(prefix).delimiter("/"));
+      for (var page : pages) {
+        for (CommonPrefix p : page.commonPrefixes()) {
+          String name = p.prefix().substring(prefix.length());
+          names.add(name.endsWith("/") ? name.substring(0, name.length() - 1) : name);
+        }
+        for (S3Object o : page.contents()) {
+          names.add(o.key().substring(prefix.length()));
+        }
+      }
+    } catch (SdkException e) {
+      throw new IOException(
+          "listing " + prefix + " in " + root.bucket() + " failed: " + e.getMessage(), e);
+    }
+    names.removeIf(String::isEmpty);
+    names.sort(null);
+    return names;
+  }
+
+  @Override
+  public BlobSource blobSource() {
+    return blobs;
+  }
+
+  @Override
+  public String describe() {
+    String where = root.toString();
+    return where.endsWith("/") ? where.substring(0, where.length() - 1) : where;
+  }
+}
