@@ -17,6 +17,9 @@ CREATE TABLE restore_operation (
   data_ms         BIGINT       NULL,
   shares_ms       BIGINT       NULL,
   message         TEXT         NULL,     -- why an operation failed as a whole
+  coordinator     VARCHAR(64)  NULL,     -- the instance running its phases (lease below)
+  coordinator_until TIMESTAMP(3) NULL,
+  cancel_requested BOOLEAN     NOT NULL DEFAULT FALSE,
   UNIQUE KEY uk_operation_idempotency (idempotency_key),
   KEY i_operation_state (state, created_at)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

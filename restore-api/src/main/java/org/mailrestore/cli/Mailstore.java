@@ -36,6 +36,7 @@ final class Mailstore implements AutoCloseable {
   final S3Profiles profiles;
   final BackupSources sources;
   final Volumes volumes;
+  private final Concurrency concurrency;
 
   Mailstore(String jdbcUrl, String user, String password, VolumeSpec volume)
       throws SQLException, IOException {
@@ -54,6 +55,7 @@ final class Mailstore implements AutoCloseable {
       Concurrency concurrency,
       MeterRegistry registry)
       throws SQLException, IOException {
+    this.concurrency = concurrency;
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(withOptions(jdbcUrl));
     config.setUsername(user);
@@ -98,7 +100,8 @@ final class Mailstore implements AutoCloseable {
         sources,
         metrics,
         "cli-" + UUID.randomUUID().toString().substring(0, 8),
-        leaseSeconds);
+        leaseSeconds,
+        concurrency);
   }
 
   Verifier verifier() throws SQLException, IOException {

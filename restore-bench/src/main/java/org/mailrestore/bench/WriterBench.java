@@ -150,7 +150,14 @@ final class WriterBench {
             sourceRef,
             true,
             org.mailrestore.restore.AccountState.PROVISIONED);
-        operations.claimAccount(operation, sourceId, "bench", 3600);
+        // Earlier accounts stay leased to the benchmark, so the claim takes this one.
+        if (!operations
+            .claimNextAccount(operation, "bench", 3600)
+            .orElseThrow()
+            .sourceAccountId()
+            .equals(sourceId)) {
+          throw new IllegalStateException("claimed another account than " + sourceId);
+        }
         List<Cluster> clusters =
             clusters(
                 reader,

@@ -53,6 +53,11 @@ final class AccountRestorer {
   /** A cluster also ends when its items declare this many blob bytes. */
   static final long MAX_CLUSTER_BYTES = 64L << 20;
 
+  private static final int DUPLICATE_KEY = 1062;
+
+  /** Blobs from this size on also take a large-copy permit: they hold bigger buffers. */
+  static final long LARGE_BLOB = 8L << 20;
+
   private static final Logger LOG = LoggerFactory.getLogger(AccountRestorer.class);
 
   private final RestoreContext ctx;
@@ -74,17 +79,33 @@ final class AccountRestorer {
     }
   }
 
-  /** Restores the account; returns its final state, or empty when another instance holds it. */
+  /**
+   * Restores the account, which this instance has claimed; returns its final state, or empty when
+   * stopped before the end or when the account's lease was lost to another instance.
+   */
   Optional<AccountState> restore() throws SQLException {
-    if (!ctx.operations()
-        .claimAccount(ctx.operationId(), sourceId, ctx.instanceId(), ctx.leaseSeconds())) {
-      return Optional.empty();
-    }
     ctx.metrics().accountStarted();
     try {
       AccountState state =
           account.state() == AccountState.SKIPPED ? countSkipped() : restoreItems();
-      ctx.operations().finishAccount(ctx.operationId(), sourceId, state, null);
+      if (state == null) {
+        // Stopped (cancel or shutdown): clusters in flight finished; another run continues.
+        ctx.db()
+            .call(
+                "releasing an account",
+                () -> {
+                  ctx.operations().releaseAccount(ctx.operationId(), sourceId, ctx.instanceId());
+                  return null;
+                });
+        return Optional.empty();
+      }
+      ctx.db()
+          .call(
+              "finishing an account",
+              () -> {
+                ctx.operations().finishAccount(ctx.operationId(), sourceId, state, null);
+                return null;
+              });
       return Optional.of(state);
     } catch (IOException e) {
       String detail = "cannot read the account's items: " + e.getMessage();
@@ -99,22 +120,40 @@ final class AccountRestorer {
     }
   }
 
+  /** Restores the account's items; returns null when stopped before the end. */
   private AccountState restoreItems() throws IOException, SQLException {
     int mailbox = account.mailboxId();
-    Set<Integer> committed = ctx.mailboxes().committedClusters(ctx.operationId(), sourceId);
-    ids = new IdAllocator(ctx.mailboxes().nextFreeItemId(mailbox));
+    Set<Integer> committed =
+        ctx.db()
+            .call(
+                "reading checkpoints",
+                () -> ctx.mailboxes().committedClusters(ctx.operationId(), sourceId));
+    ids =
+        new IdAllocator(
+            ctx.db().call("allocating ids", () -> ctx.mailboxes().nextFreeItemId(mailbox)));
     Containers containers = readContainers();
-    tags = new TagRegistry(ctx.mailboxes(), mailbox, ids);
+    tags = ctx.db().call("reading tags", () -> new TagRegistry(ctx.mailboxes(), mailbox, ids));
     if (committed.contains(0)) {
       loadContainerMaps(containers);
     } else {
       writeContainers(containers);
     }
-    restoreContent(committed);
-    ctx.mailboxes().raiseItemIdCheckpoint(mailbox, ids.highest());
-    return ctx.operations().errorCount(ctx.operationId(), sourceId) > 0
-        ? AccountState.PARTIAL
-        : AccountState.RESTORED;
+    if (!restoreContent(committed)) {
+      return null;
+    }
+    ctx.db()
+        .call(
+            "raising the id checkpoint",
+            () -> {
+              ctx.mailboxes().raiseItemIdCheckpoint(mailbox, ids.highest());
+              return null;
+            });
+    long errors =
+        ctx.db()
+            .call(
+                "counting failures",
+                () -> ctx.operations().errorCount(ctx.operationId(), sourceId));
+    return errors > 0 ? AccountState.PARTIAL : AccountState.RESTORED;
   }
 
   // ---- pass 1: folders, search folders, mountpoints, tags -------------------------------------
@@ -177,7 +216,11 @@ final class AccountRestorer {
 
   /** A resumed account: cluster 0 is committed, so its mappings are read back. */
   private void loadContainerMaps(Containers c) throws SQLException {
-    Map<Integer, Integer> restored = ctx.mailboxes().mappedIds(idSpace, containerIds(c));
+    Map<Integer, Integer> restored =
+        ctx.db()
+            .call(
+                "reading the folder map",
+                () -> ctx.mailboxes().mappedIds(idSpace, containerIds(c)));
     for (FolderGraph.Container f : c.folders()) {
       Integer newId = restored.get(f.oldId());
       if (newId != null) {
@@ -189,9 +232,18 @@ final class AccountRestorer {
   private void writeContainers(Containers c) throws SQLException {
     int mailbox = account.mailboxId();
     Map<Integer, Integer> restored =
-        account.freshMailbox() ? Map.of() : ctx.mailboxes().mappedIds(idSpace, containerIds(c));
+        account.freshMailbox()
+            ? Map.of()
+            : ctx.db()
+                .call(
+                    "reading the folder map",
+                    () -> ctx.mailboxes().mappedIds(idSpace, containerIds(c)));
     FolderGraph.Plan plan =
-        FolderGraph.plan(c.folders(), ctx.mailboxes().folderNamesByParent(mailbox), restored);
+        FolderGraph.plan(
+            c.folders(),
+            ctx.db()
+                .call("reading folder names", () -> ctx.mailboxes().folderNamesByParent(mailbox)),
+            restored);
     List<ItemRow> rows = new ArrayList<>();
     List<IdMapping> mappings = new ArrayList<>();
     List<MountRow> mounts = new ArrayList<>();
@@ -294,8 +346,14 @@ final class AccountRestorer {
 
   // ---- pass 2: content items in clusters -----------------------------------------------------
 
-  private void restoreContent(Set<Integer> committed) throws IOException, SQLException {
+  /**
+   * Streams the content items in clusters, several in flight (the stream is decoded here, in order;
+   * clusters are restored and committed concurrently, each with its own checkpoint row). Returns
+   * false when stopped before the end.
+   */
+  private boolean restoreContent(Set<Integer> committed) throws IOException, SQLException {
     int clusterSize = ctx.request().effectiveClusterSize();
+    ClustersInFlight inFlight = new ClustersInFlight(ctx.concurrency().clustersPerAccount());
     int seq = 0;
     List<ItemEntry> batch = new ArrayList<>(clusterSize);
     long batchBytes = 0;
@@ -306,20 +364,122 @@ final class AccountRestorer {
         batchBytes += declaredSize(entry);
         if (batch.size() >= clusterSize || batchBytes >= MAX_CLUSTER_BYTES) {
           seq++;
-          if (!committed.contains(seq)) {
-            restoreCluster(seq, batch);
+          if (!committed.contains(seq) && !submit(inFlight, seq, batch)) {
+            return false;
           }
           batch = new ArrayList<>(clusterSize);
           batchBytes = 0;
         }
       }
+      if (!batch.isEmpty()) {
+        seq++;
+        if (!committed.contains(seq) && !submit(inFlight, seq, batch)) {
+          return false;
+        }
+      }
+    } finally {
+      inFlight.awaitAll();
     }
-    if (!batch.isEmpty()) {
-      seq++;
-      if (!committed.contains(seq)) {
-        restoreCluster(seq, batch);
+    return !ctx.cancel().raised();
+  }
+
+  private boolean submit(ClustersInFlight inFlight, int seq, List<ItemEntry> batch)
+      throws SQLException {
+    if (ctx.cancel().raised()) {
+      return false;
+    }
+    inFlight.submit(() -> restoreCluster(seq, batch));
+    return true;
+  }
+
+  /**
+   * At most {@code limit} clusters of this account at once: submitting blocks until one finishes,
+   * which holds back decoding (backpressure). The first failure is rethrown.
+   */
+  private final class ClustersInFlight {
+    private final java.util.concurrent.Semaphore slots;
+    private final List<java.util.concurrent.Future<?>> running = new ArrayList<>();
+
+    ClustersInFlight(int limit) {
+      this.slots = new java.util.concurrent.Semaphore(limit);
+    }
+
+    void submit(ClusterTask task) throws SQLException {
+      try {
+        slots.acquire();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SQLException("interrupted while waiting for a cluster slot", e);
+      }
+      rethrowFailures(false);
+      ctx.metrics().clusterStarted();
+      running.add(
+          ctx.io()
+              .submit(() -> {
+                try {
+                  task.run();
+                  return null;
+                } finally {
+                  ctx.metrics().clusterFinished();
+                  slots.release();
+                }
+              }));
+    }
+
+    void awaitAll() throws SQLException {
+      rethrowFailures(true);
+    }
+
+    private void rethrowFailures(boolean wait) throws SQLException {
+      for (var it = running.iterator(); it.hasNext(); ) {
+        var future = it.next();
+        if (!wait && !future.isDone()) {
+          continue;
+        }
+        it.remove();
+        try {
+          future.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+          // Let the other clusters finish before failing the account.
+          for (var other : running) {
+            awaitQuietly(other);
+          }
+          running.clear();
+          throw propagate(e.getCause());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new SQLException("interrupted while waiting for clusters", e);
+        }
       }
     }
+  }
+
+  @FunctionalInterface
+  private interface ClusterTask {
+    void run() throws SQLException;
+  }
+
+  private static void awaitQuietly(java.util.concurrent.Future<?> future) {
+    try {
+      future.get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      // The first failure is the one reported.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static SQLException propagate(Throwable cause) {
+    if (cause instanceof SQLException sql) {
+      return sql;
+    }
+    if (cause instanceof RuntimeException rt) {
+      throw rt;
+    }
+    if (cause instanceof Error err) {
+      throw err;
+    }
+    return new SQLException(cause);
   }
 
   private static long declaredSize(ItemEntry entry) {
@@ -432,7 +592,9 @@ final class AccountRestorer {
       return 0; // a mailbox this operation created holds only committed clusters, skipped whole
     }
     List<Integer> oldIds = pending.stream().map(p -> p.item.id()).toList();
-    Map<Integer, Integer> done = ctx.mailboxes().mappedIds(idSpace, oldIds);
+    Map<Integer, Integer> done =
+        ctx.db()
+            .call("looking up restored items", () -> ctx.mailboxes().mappedIds(idSpace, oldIds));
     long skipped = 0;
     for (var it = pending.iterator(); it.hasNext(); ) {
       Pending p = it.next();
@@ -462,17 +624,32 @@ final class AccountRestorer {
       return 0;
     }
     Map<BlobDigest, StoredBlob> present =
-        ctx.volumes().present(ctx.target().volumeId(), byDigest.keySet());
+        ctx.db()
+            .call(
+                "looking up blobs",
+                () -> ctx.volumes().present(ctx.target().volumeId(), byDigest.keySet()));
+    // Copy what the volume lacks, each digest once, in parallel within the global bound.
+    Map<BlobDigest, java.util.concurrent.Future<Copied>> copies = new LinkedHashMap<>();
+    for (Map.Entry<BlobDigest, List<Pending>> e : byDigest.entrySet()) {
+      if (!present.containsKey(e.getKey())) {
+        long size = e.getValue().get(0).state.size();
+        copies.put(e.getKey(), ctx.io().submit(() -> copyBlob(e.getKey(), size)));
+      }
+    }
     long dedupHits = 0;
     for (Map.Entry<BlobDigest, List<Pending>> e : byDigest.entrySet()) {
       BlobDigest digest = e.getKey();
       List<Pending> users = e.getValue();
       StoredBlob blob = present.get(digest);
       if (blob == null) {
-        blob = copyBlob(digest, users.get(0), users, failures);
-        if (blob == null) {
+        Copied copied = await(copies.get(digest));
+        if (copied.blob() == null) {
+          for (Pending p : users) {
+            fail(p, failures, copied.reason(), copied.detail());
+          }
           continue;
         }
+        blob = copied.blob();
         newBlobs.add(new VolumeBlobRow(ctx.target().volumeId(), blob));
         dedupHits += users.size() - 1;
       } else {
@@ -505,22 +682,47 @@ final class AccountRestorer {
     return dedupHits;
   }
 
-  private StoredBlob copyBlob(
-      BlobDigest digest, Pending first, List<Pending> users, List<FailureRow> failures) {
-    long started = System.nanoTime();
-    try (InputStream in = ctx.backup().blobs().openVerified(digest, first.state.size())) {
-      return ctx.target().volume().write(digest, first.state.size(), in);
-    } catch (BlobException e) {
-      for (Pending p : users) {
-        fail(p, failures, FailureReason.of(e.reason()), e.getMessage());
+  /** A blob copied, or why not. */
+  private record Copied(StoredBlob blob, FailureReason reason, String detail) {}
+
+  private static Copied await(java.util.concurrent.Future<Copied> future) throws SQLException {
+    try {
+      return future.get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw propagate(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SQLException("interrupted while copying blobs", e);
+    }
+  }
+
+  /** Copies one blob, within the engine's bounds on copies in flight. */
+  private Copied copyBlob(BlobDigest digest, long size) throws InterruptedException {
+    boolean large = size >= LARGE_BLOB;
+    ctx.metrics().blobTransferWaiting(1);
+    ctx.blobPermits().acquire();
+    try {
+      if (large) {
+        ctx.largePermits().acquire();
       }
-      return null;
-    } catch (IOException e) {
-      for (Pending p : users) {
-        fail(p, failures, FailureReason.BLOB_IO, "blob " + digest + ": " + e.getMessage());
-      }
-      return null;
+    } catch (InterruptedException e) {
+      ctx.blobPermits().release();
+      throw e;
     } finally {
+      ctx.metrics().blobTransferWaiting(-1);
+    }
+    long started = System.nanoTime();
+    try (InputStream in = ctx.backup().blobs().openVerified(digest, size)) {
+      return new Copied(ctx.target().volume().write(digest, size, in), null, null);
+    } catch (BlobException e) {
+      return new Copied(null, FailureReason.of(e.reason()), e.getMessage());
+    } catch (IOException e) {
+      return new Copied(null, FailureReason.BLOB_IO, "blob " + digest + ": " + e.getMessage());
+    } finally {
+      if (large) {
+        ctx.largePermits().release();
+      }
+      ctx.blobPermits().release();
       ctx.metrics()
           .blobTransfer()
           .record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
@@ -573,7 +775,23 @@ final class AccountRestorer {
             failures,
             counters);
     long started = System.nanoTime();
-    ctx.mailboxes().commit(write);
+    ctx.db()
+        .call(
+            "committing cluster " + seq + " of " + account.accountName(),
+            () -> {
+              try {
+                ctx.mailboxes().commit(write);
+              } catch (SQLException e) {
+                // The connection may have died after the commit went through: the checkpoint
+                // row says whether it did, so a retry never writes a cluster twice.
+                if ((DatabaseRetry.isTransient(e) || e.getErrorCode() == DUPLICATE_KEY)
+                    && ctx.mailboxes().clusterCommitted(ctx.operationId(), sourceId, seq)) {
+                  return null;
+                }
+                throw e;
+              }
+              return null;
+            });
     ctx.metrics()
         .clusterCommit()
         .record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);

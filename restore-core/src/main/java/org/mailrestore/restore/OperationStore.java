@@ -3,6 +3,7 @@ package org.mailrestore.restore;
 import static org.mailrestore.mailstore.Sql.nullableInt;
 import static org.mailrestore.mailstore.Sql.nullableLong;
 
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -58,11 +59,12 @@ public final class OperationStore {
         key);
   }
 
+  /** Marks the operation running (again), clearing a cancel request that a resume overrides. */
   public void markRunning(String id) throws SQLException {
     Sql.update(
         dataSource,
         "UPDATE restore_operation SET state = ?, started_at = COALESCE(started_at, NOW(3)),"
-            + " finished_at = NULL, message = NULL WHERE id = ?",
+            + " finished_at = NULL, message = NULL, cancel_requested = FALSE WHERE id = ?",
         OperationState.RUNNING.name(),
         id);
   }
@@ -212,25 +214,55 @@ public final class OperationStore {
   }
 
   /**
-   * Claims an account for this instance: succeeds when nobody holds it, this instance already does,
-   * or the holder's lease expired (it died). The lease is extended by every cluster commit.
+   * Claims the next account of phase 2 for this instance and returns it; empty when every account
+   * left is finished or held by a live instance. An account is claimable when nobody holds it or
+   * the holder's lease expired (it died). {@code SKIP LOCKED} lets instances claiming at the same
+   * moment take different accounts instead of queueing on one row; the lease, renewed by the
+   * heartbeat, keeps the account this instance's after the commit.
    */
-  public boolean claimAccount(
-      String operationId, String sourceAccountId, String owner, int leaseSeconds)
-      throws SQLException {
-    return Sql.update(
-            dataSource,
-            "UPDATE restore_account SET lease_owner = ?, lease_until = NOW(3) + INTERVAL ? SECOND,"
-                + " started_at = COALESCE(started_at, NOW(3)),"
-                + " state = IF(state = 'PROVISIONED', 'RESTORING', state)"
-                + " WHERE operation_id = ? AND source_account_id = ?"
-                + " AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < NOW(3))",
-            owner,
-            leaseSeconds,
-            operationId,
-            sourceAccountId,
-            owner)
-        == 1;
+  public Optional<AccountProgress> claimNextAccount(
+      String operationId, String owner, int leaseSeconds) throws SQLException {
+    return Sql.inTransaction(
+        dataSource,
+        c -> {
+          String sourceAccountId;
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT source_account_id FROM restore_account WHERE operation_id = ?"
+                      + " AND finished_at IS NULL"
+                      + " AND state IN ('PROVISIONED', 'RESTORING', 'SKIPPED')"
+                      + " AND (lease_owner IS NULL OR lease_until < NOW(3))"
+                      + " ORDER BY account_name LIMIT 1 FOR UPDATE SKIP LOCKED")) {
+            Sql.bind(ps, operationId);
+            try (ResultSet rs = ps.executeQuery()) {
+              if (!rs.next()) {
+                return Optional.<AccountProgress>empty();
+              }
+              sourceAccountId = rs.getString(1);
+            }
+          }
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE restore_account SET lease_owner = ?,"
+                      + " lease_until = NOW(3) + INTERVAL ? SECOND,"
+                      + " started_at = COALESCE(started_at, NOW(3)),"
+                      + " state = IF(state = 'PROVISIONED', 'RESTORING', state)"
+                      + " WHERE operation_id = ? AND source_account_id = ?")) {
+            Sql.bind(ps, owner, leaseSeconds, operationId, sourceAccountId);
+            ps.executeUpdate();
+          }
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT "
+                      + ACCOUNT_COLUMNS
+                      + " FROM restore_account WHERE operation_id = ? AND source_account_id = ?")) {
+            Sql.bind(ps, operationId, sourceAccountId);
+            try (ResultSet rs = ps.executeQuery()) {
+              rs.next();
+              return Optional.of(account(rs));
+            }
+          }
+        });
   }
 
   /** Sets an account's final (or new) state and releases it. */
@@ -246,6 +278,118 @@ public final class OperationStore {
         state.isDone(),
         operationId,
         sourceAccountId);
+  }
+
+  /**
+   * Makes this instance the operation's coordinator (it runs the phases): succeeds when nobody
+   * coordinates it, this instance already does, or the coordinator's lease expired.
+   */
+  public boolean claimCoordination(String operationId, String owner, int leaseSeconds)
+      throws SQLException {
+    return Sql.update(
+            dataSource,
+            "UPDATE restore_operation SET coordinator = ?,"
+                + " coordinator_until = NOW(3) + INTERVAL ? SECOND WHERE id = ?"
+                + " AND (coordinator IS NULL OR coordinator = ? OR coordinator_until < NOW(3))",
+            owner,
+            leaseSeconds,
+            operationId,
+            owner)
+        == 1;
+  }
+
+  public void releaseCoordination(String operationId, String owner) throws SQLException {
+    Sql.update(
+        dataSource,
+        "UPDATE restore_operation SET coordinator = NULL, coordinator_until = NULL"
+            + " WHERE id = ? AND coordinator = ?",
+        operationId,
+        owner);
+  }
+
+  /**
+   * Extends every lease this instance holds (operations it coordinates, accounts it restores): the
+   * heartbeat that lets leases be short while clusters take as long as they take.
+   */
+  public void renewLeases(String owner, int leaseSeconds) throws SQLException {
+    Sql.update(
+        dataSource,
+        "UPDATE restore_operation SET coordinator_until = NOW(3) + INTERVAL ? SECOND"
+            + " WHERE coordinator = ?",
+        leaseSeconds,
+        owner);
+    Sql.update(
+        dataSource,
+        "UPDATE restore_account SET lease_until = NOW(3) + INTERVAL ? SECOND WHERE lease_owner = ?",
+        leaseSeconds,
+        owner);
+  }
+
+  /** Asks every instance working on the operation to stop (it stays resumable). */
+  public void requestCancel(String operationId) throws SQLException {
+    Sql.update(
+        dataSource,
+        "UPDATE restore_operation SET cancel_requested = TRUE WHERE id = ?",
+        operationId);
+  }
+
+  public boolean cancelRequested(String operationId) throws SQLException {
+    return Sql.queryOne(
+            dataSource,
+            "SELECT cancel_requested FROM restore_operation WHERE id = ?",
+            rs -> rs.getBoolean(1),
+            operationId)
+        .orElse(false);
+  }
+
+  /**
+   * Operations that should be running but have no live coordinator: interrupted by a crash or a
+   * shutdown. Oldest first.
+   */
+  public List<String> orphaned() throws SQLException {
+    return Sql.query(
+        dataSource,
+        "SELECT id FROM restore_operation WHERE state IN ('QUEUED', 'RUNNING')"
+            + " AND cancel_requested = FALSE"
+            + " AND (coordinator IS NULL OR coordinator_until < NOW(3)) ORDER BY created_at",
+        rs -> rs.getString(1));
+  }
+
+  /** Running operations in phase 2 with accounts nobody holds: where another instance can help. */
+  public List<String> needingHelp() throws SQLException {
+    return Sql.query(
+        dataSource,
+        "SELECT DISTINCT o.id FROM restore_operation o JOIN restore_account a"
+            + " ON a.operation_id = o.id WHERE o.state = 'RUNNING' AND o.phase = 'DATA'"
+            + " AND o.cancel_requested = FALSE AND a.finished_at IS NULL"
+            + " AND a.state IN ('PROVISIONED', 'RESTORING', 'SKIPPED')"
+            + " AND (a.lease_owner IS NULL OR a.lease_until < NOW(3))",
+        rs -> rs.getString(1));
+  }
+
+  /** Lets go of an account without finishing it (cancel, shutdown): another run takes it up. */
+  /**
+   * Releases the accounts this instance holds in an operation: called before its workers start, so
+   * that leases left by an earlier run under the same instance id (a crash) do not have to expire.
+   */
+  public void releaseAccounts(String operationId, String owner) throws SQLException {
+    Sql.update(
+        dataSource,
+        "UPDATE restore_account SET lease_owner = NULL, lease_until = NULL"
+            + " WHERE operation_id = ? AND lease_owner = ?",
+        operationId,
+        owner);
+  }
+
+  public void releaseAccount(String operationId, String sourceAccountId, String owner)
+      throws SQLException {
+    Sql.update(
+        dataSource,
+        "UPDATE restore_account SET lease_owner = NULL, lease_until = NULL"
+            + " WHERE operation_id = ? AND source_account_id = ? AND lease_owner = ?",
+        operationId,
+        sourceAccountId,
+        owner);
   }
 
   /** Failures of severity error recorded for one account of an operation. */

@@ -2,6 +2,9 @@ package org.mailrestore.restore;
 
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
 import org.mailrestore.backup.BackupReader;
 import org.mailrestore.backup.PointInTime;
 import org.mailrestore.mailstore.FailureRow;
@@ -10,7 +13,14 @@ import org.mailrestore.mailstore.ProvisioningStore;
 import org.mailrestore.mailstore.SharesStore;
 import org.mailrestore.mailstore.VolumeStore;
 
-/** What every phase of one running operation works with. */
+/**
+ * What every phase of one running operation works with.
+ *
+ * @param concurrency the bounds for this operation (the request may lower the engine's)
+ * @param blobPermits blob copies in flight, shared by all operations of the engine
+ * @param largePermits copies of large blobs in flight (they hold bigger buffers)
+ * @param io runs accounts, clusters and blob copies (virtual threads; the permits bound them)
+ */
 record RestoreContext(
     String operationId,
     RestoreRequest request,
@@ -23,7 +33,13 @@ record RestoreContext(
     SharesStore shares,
     RestoreMetrics metrics,
     String instanceId,
-    int leaseSeconds) {
+    int leaseSeconds,
+    Concurrency concurrency,
+    Semaphore blobPermits,
+    Semaphore largePermits,
+    ExecutorService io,
+    CancelSignal cancel,
+    DatabaseRetry db) {
 
   PointInTime pointInTime() {
     return new PointInTime(request.asOf());
@@ -41,7 +57,7 @@ record RestoreContext(
     return new FailureRow(
         sourceAccountId,
         itemId,
-        phase.name().toLowerCase(java.util.Locale.ROOT),
+        phase.name().toLowerCase(Locale.ROOT),
         reason.isWarning() ? FailureRow.Severity.WARNING : FailureRow.Severity.ERROR,
         reason.name(),
         location,
@@ -50,7 +66,12 @@ record RestoreContext(
 
   /** Records failures that belong to no cluster. */
   void record(List<FailureRow> failures) throws SQLException {
-    mailboxes.recordFailures(operationId, failures);
+    db.call(
+        "recording failures",
+        () -> {
+          mailboxes.recordFailures(operationId, failures);
+          return null;
+        });
   }
 
   void record(

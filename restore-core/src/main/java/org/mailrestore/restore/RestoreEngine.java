@@ -2,10 +2,21 @@ package org.mailrestore.restore;
 
 import java.io.IOException;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import org.mailrestore.backup.BackupFormatException;
 import org.mailrestore.backup.BackupReader;
 import org.mailrestore.mailstore.MailboxStore;
@@ -16,18 +27,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs restore operations: persists each request as an operation first, then runs its three phases
- * in order. Everything it does is recorded in the database as it goes, so an interrupted operation
- * can be run again and continues where it stopped.
+ * Runs restore operations. A request is persisted as an operation first; running it claims the
+ * operation's coordination (a lease in the database) and runs the three phases in order. During
+ * phase 2 every instance sharing the database may help: accounts are claimed one by one with
+ * leases, which a heartbeat renews, so an instance that dies loses its accounts to the others after
+ * one lease. Everything is recorded as it goes: an interrupted operation is run again and continues
+ * from each account's committed clusters.
  */
-public final class RestoreEngine {
+public final class RestoreEngine implements AutoCloseable {
 
-  /** How long an instance holds an account without committing before others may take it over. */
-  public static final int DEFAULT_LEASE_SECONDS = 60;
+  /** How long a lease outlives its last renewal: the time to notice a dead instance. */
+  public static final int DEFAULT_LEASE_SECONDS = 30;
 
-  private static final long LEASE_POLL_MILLIS = 1000;
+  /** How long the restore waits out a database outage before giving up. */
+  static final Duration DATABASE_PATIENCE = Duration.ofMinutes(10);
 
   private static final Logger LOG = LoggerFactory.getLogger(RestoreEngine.class);
+  private static final long LEASE_POLL_MILLIS = 250;
+  private static final int LARGE_COPIES = 2;
 
   private final OperationStore operations;
   private final RestoreTarget target;
@@ -35,6 +52,13 @@ public final class RestoreEngine {
   private final RestoreMetrics metrics;
   private final String instanceId;
   private final int leaseSeconds;
+  private final Concurrency concurrency;
+  private final Semaphore blobPermits;
+  private final Semaphore largePermits = new Semaphore(LARGE_COPIES);
+  private final ExecutorService io = Executors.newVirtualThreadPerTaskExecutor();
+  private final Map<String, CancelSignal> running = new ConcurrentHashMap<>();
+  private final DatabaseRetry db;
+  private ScheduledExecutorService heartbeat;
 
   public RestoreEngine(
       OperationStore operations,
@@ -42,17 +66,25 @@ public final class RestoreEngine {
       BackupOpener opener,
       RestoreMetrics metrics,
       String instanceId,
-      int leaseSeconds) {
+      int leaseSeconds,
+      Concurrency concurrency) {
     this.operations = operations;
     this.target = target;
     this.opener = opener;
     this.metrics = metrics;
     this.instanceId = instanceId;
     this.leaseSeconds = leaseSeconds;
+    this.concurrency = concurrency;
+    this.blobPermits = new Semaphore(concurrency.blobTransfers());
+    this.db = new DatabaseRetry(DATABASE_PATIENCE, metrics::databaseRetry);
   }
 
   public OperationStore operations() {
     return operations;
+  }
+
+  public String instanceId() {
+    return instanceId;
   }
 
   /**
@@ -80,38 +112,99 @@ public final class RestoreEngine {
   }
 
   /**
-   * Runs (or resumes) an operation to its end and returns how it ended.
+   * Runs (or resumes) an operation to its end and returns how it ended. When another live instance
+   * coordinates it, this one helps with phase 2 and waits; when that coordinator dies, this one
+   * takes the operation over. Returns early only when stopped for a shutdown.
    *
    * @throws NoSuchElementException when there is no such operation
-   * @throws SQLException when the mailstore database fails; the operation stays resumable
+   * @throws IllegalStateException when this instance is running it already
+   * @throws SQLException when the database fails for longer than the restore waits; the operation
+   *     stays resumable
    */
   public OperationSummary run(String operationId) throws SQLException {
-    OperationSummary operation =
-        operations
-            .find(operationId)
-            .orElseThrow(() -> new NoSuchElementException("no operation " + operationId));
+    OperationSummary existing = requireExists(operationId);
+    if (existing.state() == OperationState.COMPLETED
+        || existing.state() == OperationState.PARTIAL) {
+      return existing; // done; restoring the same backup again is a new operation
+    }
+    CancelSignal cancel = new CancelSignal();
+    if (running.putIfAbsent(operationId, cancel) != null) {
+      throw new IllegalStateException("operation " + operationId + " is running on this instance");
+    }
+    startHeartbeat();
+    try {
+      for (boolean firstLook = true; ; firstLook = false) {
+        if (operations.claimCoordination(operationId, instanceId, leaseSeconds)) {
+          try {
+            OperationSummary operation = operations.find(operationId).orElseThrow();
+            // Only what the caller asked to run is resumed; once helping, an operation another
+            // instance ended (cancelled included) stays as it ended.
+            if (firstLook || !operation.state().isFinished()) {
+              coordinate(operation, cancel);
+            }
+          } finally {
+            operations.releaseCoordination(operationId, instanceId);
+          }
+          return operations.find(operationId).orElseThrow();
+        }
+        OperationSummary operation = operations.find(operationId).orElseThrow();
+        boolean endedElsewhere =
+            operation.state().isFinished()
+                && (!firstLook || operation.state() != OperationState.CANCELLED);
+        if (endedElsewhere || cancel.raised()) {
+          return operation;
+        }
+        if (!assist(operation, cancel)) {
+          sleep(LEASE_POLL_MILLIS);
+        }
+      }
+    } finally {
+      running.remove(operationId);
+    }
+  }
+
+  /**
+   * Helps with an operation another instance coordinates: restores the phase-2 accounts nobody
+   * holds, then returns (what a worker does between polls). Returns false when there was nothing to
+   * help with.
+   */
+  public boolean assist(String operationId) throws SQLException {
+    OperationSummary operation = requireExists(operationId);
+    CancelSignal cancel = new CancelSignal();
+    if (running.putIfAbsent(operationId, cancel) != null) {
+      return false;
+    }
+    startHeartbeat();
+    try {
+      return assist(operation, cancel);
+    } finally {
+      running.remove(operationId);
+    }
+  }
+
+  private OperationSummary requireExists(String operationId) throws SQLException {
+    return operations
+        .find(operationId)
+        .orElseThrow(() -> new NoSuchElementException("no operation " + operationId));
+  }
+
+  private void coordinate(OperationSummary operation, CancelSignal cancel) throws SQLException {
+    String operationId = operation.id();
     RestoreRequest request = operation.request();
     operations.markRunning(operationId);
     LOG.info("operation {}: restoring from {}", operationId, operation.source());
     try (BackupReader backup = opener.open(request.source())) {
-      RestoreContext ctx =
-          new RestoreContext(
-              operationId,
-              request,
-              backup,
-              target,
-              operations,
-              new ProvisioningStore(target.dataSource()),
-              new MailboxStore(target.dataSource()),
-              new VolumeStore(target.dataSource()),
-              new SharesStore(target.dataSource()),
-              metrics,
-              instanceId,
-              leaseSeconds);
+      RestoreContext ctx = context(operationId, request, backup, cancel);
       runPhase(ctx, Phase.PROVISIONING, () -> new Provisioner(ctx).run());
       if (!request.selection().provisioningOnly()) {
         runPhase(ctx, Phase.DATA, () -> restoreAccounts(ctx));
-        runPhase(ctx, Phase.SHARES, () -> new SharesRestorer(ctx).run());
+        if (!cancel.raised()) {
+          runPhase(ctx, Phase.SHARES, () -> new SharesRestorer(ctx).run());
+        }
+      }
+      if (cancel.raised()) {
+        stopped(operationId, cancel);
+        return;
       }
       OperationState state = finalState(operationId);
       operations.finish(operationId, state, null);
@@ -120,7 +213,59 @@ public final class RestoreEngine {
       LOG.warn("operation {} failed: {}", operationId, e.getMessage());
       operations.finish(operationId, OperationState.FAILED, e.getMessage());
     }
-    return operations.find(operationId).orElseThrow();
+  }
+
+  private void stopped(String operationId, CancelSignal cancel) throws SQLException {
+    if (cancel.reason() == CancelSignal.Reason.CANCELLED) {
+      operations.finish(operationId, OperationState.CANCELLED, "cancelled; resume to continue");
+      LOG.info("operation {}: cancelled", operationId);
+    } else {
+      // Shutting down: left RUNNING without a coordinator, resumed by the next start.
+      LOG.info("operation {}: stopped for shutdown, to be resumed", operationId);
+    }
+  }
+
+  /** Restores the phase-2 accounts nobody holds; false when the operation is not in phase 2. */
+  private boolean assist(OperationSummary operation, CancelSignal cancel) throws SQLException {
+    if (operation.state() != OperationState.RUNNING || operation.phase() != Phase.DATA) {
+      return false;
+    }
+    LOG.info("operation {}: helping with phase 2", operation.id());
+    try (BackupReader backup = opener.open(operation.request().source())) {
+      RestoreContext ctx = context(operation.id(), operation.request(), backup, cancel);
+      restoreAccounts(ctx);
+      return true;
+    } catch (BackupFormatException | IOException e) {
+      LOG.warn("operation {}: cannot help: {}", operation.id(), e.getMessage());
+      return false;
+    }
+  }
+
+  private RestoreContext context(
+      String operationId, RestoreRequest request, BackupReader backup, CancelSignal cancel) {
+    int accounts =
+        request.concurrentAccounts() > 0
+            ? Math.min(request.concurrentAccounts(), concurrency.accounts())
+            : concurrency.accounts();
+    return new RestoreContext(
+        operationId,
+        request,
+        backup,
+        target,
+        operations,
+        new ProvisioningStore(target.dataSource()),
+        new MailboxStore(target.dataSource()),
+        new VolumeStore(target.dataSource()),
+        new SharesStore(target.dataSource()),
+        metrics,
+        instanceId,
+        leaseSeconds,
+        new Concurrency(accounts, concurrency.clustersPerAccount(), concurrency.blobTransfers()),
+        blobPermits,
+        largePermits,
+        io,
+        cancel,
+        db);
   }
 
   @FunctionalInterface
@@ -138,30 +283,83 @@ public final class RestoreEngine {
   }
 
   /**
-   * Restores every account that needs it. An account another instance holds is left to it; when its
-   * holder dies, its lease expires and this instance takes the account over from its last committed
-   * cluster. The phase ends when every account is finished, by whichever instance.
+   * Restores every account that needs it, {@code concurrency.accounts()} at once: each worker
+   * claims the next free account, restores it, and claims again. Accounts other instances hold are
+   * left to them; when a holder dies its lease expires and a worker here takes the account over
+   * from its last committed cluster. Ends when every account is finished, by whichever instance, or
+   * when stopped.
    */
   private void restoreAccounts(RestoreContext ctx) throws SQLException {
-    while (true) {
-      List<AccountProgress> pending =
-          operations.accounts(ctx.operationId()).stream().filter(RestoreEngine::needsData).toList();
-      if (pending.isEmpty()) {
+    // No worker of this instance runs this operation now (see running), so any lease under this
+    // instance's id is a leftover.
+    db.call(
+        "releasing leftover leases",
+        () -> {
+          operations.releaseAccounts(ctx.operationId(), instanceId);
+          return null;
+        });
+    while (!ctx.cancel().raised()) {
+      List<Future<?>> workers = new ArrayList<>();
+      for (int i = 0; i < ctx.concurrency().accounts(); i++) {
+        workers.add(io.submit(() -> claimAndRestore(ctx)));
+      }
+      Throwable failure = null;
+      // Every worker ends before this returns or throws: none may outlive the phase.
+      for (Future<?> worker : workers) {
+        try {
+          worker.get();
+        } catch (ExecutionException e) {
+          failure = failure != null ? failure : e.getCause();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new SQLException("interrupted while restoring accounts", e);
+        }
+      }
+      if (failure != null) {
+        throw asSql(failure);
+      }
+      long heldElsewhere =
+          db.call("listing accounts", () -> operations.accounts(ctx.operationId())).stream()
+              .filter(RestoreEngine::needsData)
+              .count();
+      if (heldElsewhere == 0 || ctx.cancel().raised()) {
         return;
       }
-      boolean progressed = false;
-      for (AccountProgress account : pending) {
-        progressed |= new AccountRestorer(ctx, account).restore().isPresent();
-      }
-      if (!progressed) {
-        LOG.info(
-            "operation {}: {} accounts are held by other instances; waiting for them or their"
-                + " leases",
-            ctx.operationId(),
-            pending.size());
-        sleep(LEASE_POLL_MILLIS);
-      }
+      LOG.info(
+          "operation {}: {} accounts are held by other instances; waiting for them or their"
+              + " leases",
+          ctx.operationId(),
+          heldElsewhere);
+      sleep(LEASE_POLL_MILLIS);
     }
+  }
+
+  /** One worker: claims accounts one after another until none is free or the restore stops. */
+  private Void claimAndRestore(RestoreContext ctx) throws SQLException {
+    while (!ctx.cancel().raised()) {
+      Optional<AccountProgress> account =
+          db.call(
+              "claiming an account",
+              () -> operations.claimNextAccount(ctx.operationId(), instanceId, leaseSeconds));
+      if (account.isEmpty()) {
+        return null;
+      }
+      new AccountRestorer(ctx, account.get()).restore();
+    }
+    return null;
+  }
+
+  private static SQLException asSql(Throwable cause) {
+    if (cause instanceof SQLException sql) {
+      return sql;
+    }
+    if (cause instanceof RuntimeException rt) {
+      throw rt;
+    }
+    if (cause instanceof Error err) {
+      throw err;
+    }
+    return new SQLException(cause);
   }
 
   private static void sleep(long millis) throws SQLException {
@@ -193,5 +391,96 @@ public final class RestoreEngine {
             || summary.counts().errors() > 0
             || accounts.stream().anyMatch(a -> a.state() == AccountState.PARTIAL);
     return partial ? OperationState.PARTIAL : OperationState.COMPLETED;
+  }
+
+  /**
+   * Asks an operation to stop: wherever it runs, new work stops, clusters in flight finish, and it
+   * ends CANCELLED, resumable with {@link #run}. An operation nobody runs is marked at once.
+   */
+  public void cancel(String operationId) throws SQLException {
+    OperationSummary operation =
+        operations
+            .find(operationId)
+            .orElseThrow(() -> new NoSuchElementException("no operation " + operationId));
+    if (operation.state().isFinished()) {
+      throw new IllegalStateException(
+          "operation " + operationId + " is " + operation.state() + "; there is nothing to cancel");
+    }
+    operations.requestCancel(operationId);
+    CancelSignal here = running.get(operationId);
+    if (here != null) {
+      here.raise(CancelSignal.Reason.CANCELLED);
+    } else if (operations.orphaned().contains(operationId)) {
+      operations.finish(operationId, OperationState.CANCELLED, "cancelled; resume to continue");
+    }
+  }
+
+  /** Operations interrupted by a crash or a shutdown, which {@link #run} resumes. */
+  public List<String> interrupted() throws SQLException {
+    return operations.orphaned();
+  }
+
+  /** Operations in phase 2 that this instance could help with. */
+  public List<String> needingHelp() throws SQLException {
+    return operations.needingHelp();
+  }
+
+  /** Whether this instance is running (or helping with) the operation now. */
+  public boolean isRunning(String operationId) {
+    return running.containsKey(operationId);
+  }
+
+  private synchronized void startHeartbeat() {
+    if (heartbeat != null) {
+      return;
+    }
+    heartbeat =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> Thread.ofPlatform().daemon().name("restore-heartbeat").unstarted(r));
+    long period = Math.max(1, leaseSeconds / 3);
+    // beat() catches its own failures, so the schedule never dies and its future has nothing to
+    // say.
+    var unused = heartbeat.scheduleWithFixedDelay(this::beat, period, period, TimeUnit.SECONDS);
+  }
+
+  /** Renews this instance's leases, and hears cancel requests made on other instances. */
+  private void beat() {
+    try {
+      operations.renewLeases(instanceId, leaseSeconds);
+      for (Map.Entry<String, CancelSignal> e : running.entrySet()) {
+        if (operations.cancelRequested(e.getKey())) {
+          e.getValue().raise(CancelSignal.Reason.CANCELLED);
+        }
+      }
+    } catch (SQLException | RuntimeException e) {
+      LOG.warn("heartbeat failed (leases may lapse): {}", e.getMessage());
+    }
+  }
+
+  /**
+   * Stops every operation running here for a shutdown: no new cluster starts, clusters in flight
+   * finish, and the operations stay RUNNING, to be resumed by the next start.
+   */
+  public void shutdown(Duration grace) {
+    running.values().forEach(s -> s.raise(CancelSignal.Reason.SHUTDOWN));
+    long deadline = System.nanoTime() + grace.toNanos();
+    while (!running.isEmpty() && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    close();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (heartbeat != null) {
+      heartbeat.shutdownNow();
+      heartbeat = null;
+    }
+    io.shutdown();
   }
 }

@@ -18,10 +18,13 @@ public final class RestoreMetrics {
 
   private final MeterRegistry registry;
   private final AtomicInteger activeAccounts = new AtomicInteger();
+  private final AtomicInteger activeClusters = new AtomicInteger();
+  private final AtomicInteger waitingTransfers = new AtomicInteger();
   private final Timer clusterCommit;
   private final Timer blobTransfer;
   private final Counter bytesRestored;
   private final Counter dedupHits;
+  private final Counter dbRetries;
 
   public RestoreMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -49,6 +52,13 @@ public final class RestoreMetrics {
             .description("Blobs not written because the volume already held them")
             .register(registry);
     registry.gauge("mailrestore.accounts.active", activeAccounts);
+    registry.gauge("mailrestore.clusters.active", activeClusters);
+    registry.gauge("mailrestore.blob.transfers.waiting", waitingTransfers);
+    this.dbRetries =
+        Counter.builder("mailrestore.db.retries")
+            .description(
+                "Database calls retried after a passing failure (restart, lost connection)")
+            .register(registry);
   }
 
   /** Meters kept in memory only, for tools and tests that export nothing. */
@@ -102,6 +112,23 @@ public final class RestoreMetrics {
         .tag("phase", phase.name().toLowerCase(Locale.ROOT))
         .register(registry)
         .record(Duration.ofMillis(millis));
+  }
+
+  void clusterStarted() {
+    activeClusters.incrementAndGet();
+  }
+
+  void clusterFinished() {
+    activeClusters.decrementAndGet();
+  }
+
+  /** Blob copies waiting for a transfer permit: the queue in front of the storage. */
+  void blobTransferWaiting(int delta) {
+    waitingTransfers.addAndGet(delta);
+  }
+
+  void databaseRetry() {
+    dbRetries.increment();
   }
 
   void accountStarted() {

@@ -43,6 +43,11 @@ final class RestoreFixture implements AutoCloseable {
   }
 
   RestoreFixture(VolumeSpec volumeSpec, boolean withS3) throws SQLException, IOException {
+    this(volumeSpec, withS3, RestoreEngine.DEFAULT_LEASE_SECONDS);
+  }
+
+  RestoreFixture(VolumeSpec volumeSpec, boolean withS3, int leaseSeconds)
+      throws SQLException, IOException {
     database = TestMariaDb.createDatabase();
     MailstoreSchema.migrate(database.dataSource());
     profiles = new S3Profiles(withS3 ? Map.of("test", testProfile()) : Map.of(), registry);
@@ -57,12 +62,44 @@ final class RestoreFixture implements AutoCloseable {
             sources,
             metrics,
             "test-instance",
-            RestoreEngine.DEFAULT_LEASE_SECONDS);
+            leaseSeconds,
+            new Concurrency(3, 2, 16));
   }
 
   static S3Settings testProfile() {
     S3Server s3 = TestS3.server();
     return S3Settings.of(s3.endpoint(), s3.region(), s3.accessKey(), s3.secretKey());
+  }
+
+  /** Another engine on the same database and volume: a second instance of the service. */
+  RestoreEngine secondInstance(String instanceId, int leaseSeconds, MeterRegistry registry) {
+    return new RestoreEngine(
+        new OperationStore(database.dataSource()),
+        target,
+        sources,
+        new RestoreMetrics(registry),
+        instanceId,
+        leaseSeconds,
+        new Concurrency(3, 2, 16));
+  }
+
+  long count(String sql) throws SQLException {
+    try (var c = database.dataSource().getConnection();
+        var s = c.createStatement();
+        var rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  OperationSummary restore(RequestSupplier request) throws SQLException {
+    return restore(request.get());
+  }
+
+  /** A request, for call sites that build one lazily. */
+  @FunctionalInterface
+  interface RequestSupplier {
+    RestoreRequest get();
   }
 
   OperationSummary restore(RestoreRequest request) throws SQLException {
@@ -83,6 +120,7 @@ final class RestoreFixture implements AutoCloseable {
 
   @Override
   public void close() {
+    engine.close();
     profiles.close();
     database.close();
   }

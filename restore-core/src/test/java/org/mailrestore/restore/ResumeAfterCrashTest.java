@@ -87,7 +87,8 @@ class ResumeAfterCrashTest {
                           countdown)),
               f.metrics,
               "test-instance",
-              RestoreEngine.DEFAULT_LEASE_SECONDS);
+              RestoreEngine.DEFAULT_LEASE_SECONDS,
+              new Concurrency(3, 2, 16));
       String id =
           crashing.submit(RestoreRequest.local(backup.toString()).withClusterSize(50), null);
       assertThatThrownBy(() -> crashing.run(id)).hasMessageContaining("simulated crash");

@@ -445,6 +445,20 @@ public final class MailboxStore {
         });
   }
 
+  /** Whether one cluster is committed: what a retry asks after a commit whose answer was lost. */
+  public boolean clusterCommitted(String operationId, String sourceAccountId, int seq)
+      throws SQLException {
+    return Sql.queryOne(
+            dataSource,
+            "SELECT 1 FROM restore_cluster WHERE operation_id = ? AND source_account_id = ?"
+                + " AND seq = ?",
+            rs -> true,
+            operationId,
+            sourceAccountId,
+            seq)
+        .orElse(false);
+  }
+
   /** The clusters of an account this operation has committed. */
   public Set<Integer> committedClusters(String operationId, String sourceAccountId)
       throws SQLException {
