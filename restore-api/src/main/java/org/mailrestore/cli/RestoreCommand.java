@@ -1,6 +1,8 @@
 package org.mailrestore.cli;
 
+import java.time.Duration;
 import java.util.concurrent.Callable;
+import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.OperationState;
 import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.restore.RestoreEngine;
@@ -48,29 +50,62 @@ final class RestoreCommand {
                 + " run waits at most this long for a dead process's accounts (default: ${DEFAULT-VALUE})")
     int leaseSeconds;
 
+    @Option(
+        names = "--clusters-per-account",
+        defaultValue = "2",
+        description =
+            "Clusters of one account in flight at once, so one huge account uses the machine"
+                + " (default: ${DEFAULT-VALUE})")
+    int clustersPerAccount;
+
+    @Option(
+        names = "--blob-transfers",
+        defaultValue = "32",
+        description =
+            "Blob copies in flight at once, over all accounts (default: ${DEFAULT-VALUE})")
+    int blobTransfers;
+
     @Mixin StoreOptions store;
 
     @Mixin RestoreOptions restore;
 
     @Override
     public Integer call() throws Exception {
-      try (Mailstore mailstore = store.open()) {
+      Concurrency machine = Concurrency.forMachine();
+      Concurrency concurrency =
+          new Concurrency(
+              restore.concurrentAccounts > 0 ? restore.concurrentAccounts : machine.accounts(),
+              clustersPerAccount,
+              blobTransfers);
+      try (Mailstore mailstore = store.open(concurrency)) {
         RestoreEngine engine = mailstore.engine(leaseSeconds);
         String id =
             operation != null
                 ? operation
                 : engine.submit(restore.request(StoreOptions.backup(backup, profile)), null);
         System.out.println("operation " + id);
-        OperationSummary summary = engine.run(id);
-        Report.operation(System.out, summary);
-        long errors = summary.counts().errors() + summary.counts().warnings();
-        if (errors > 0) {
-          Report.failures(System.out, engine.operations().failures(id, 0, 50), errors);
+        try (GracefulShutdown shutdown = GracefulShutdown.install(engine, SHUTDOWN_GRACE)) {
+          OperationSummary summary = engine.run(id);
+          if (shutdown.requested() && !summary.state().isFinished()) {
+            System.out.println(
+                "stopped for shutdown: clusters in flight were committed; resume with"
+                    + " --operation "
+                    + id);
+            return ExitCodes.FAILED;
+          }
+          Report.operation(System.out, summary);
+          long errors = summary.counts().errors() + summary.counts().warnings();
+          if (errors > 0) {
+            Report.failures(System.out, engine.operations().failures(id, 0, 50), errors);
+          }
+          return exitCode(summary.state());
         }
-        return exitCode(summary.state());
       }
     }
   }
+
+  /** How long SIGTERM waits for clusters in flight to commit (container runtimes allow ~30 s). */
+  static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(25);
 
   static int exitCode(OperationState state) {
     return switch (state) {

@@ -59,6 +59,13 @@ final class RestoreOptions {
       description = "Items per transaction; 0 for the default (1000)")
   int clusterSize;
 
+  @Option(
+      names = "--concurrent-accounts",
+      defaultValue = "0",
+      description =
+          "Accounts restored at once by each process; 0 for the process's bound (two per core)")
+  int concurrentAccounts;
+
   RestoreRequest request(BackupSource source) {
     Selection selection =
         new Selection(
@@ -71,6 +78,13 @@ final class RestoreOptions {
             skipProvisioning,
             provisioningOnly);
     return new RestoreRequest(
-        source, selection, asOf, ConflictPolicy.parse(policy), null, 0, clusterSize, null);
+        source,
+        selection,
+        asOf,
+        ConflictPolicy.parse(policy),
+        null,
+        concurrentAccounts,
+        clusterSize,
+        null);
   }
 }

@@ -1,11 +1,13 @@
 package org.mailrestore.cli;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.restore.BackupSource;
+import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.storage.VolumeSpec;
 import org.mailrestore.restore.storage.Volumes;
 import picocli.CommandLine.Option;
@@ -69,11 +71,16 @@ final class StoreOptions {
   long threshold;
 
   Mailstore open() throws IOException, SQLException {
+    return open(Concurrency.forMachine());
+  }
+
+  Mailstore open(Concurrency concurrency) throws IOException, SQLException {
     String password = System.getenv().getOrDefault("MAILRESTORE_DB_PASSWORD", "");
     if (passwordFile != null) {
       password = Files.readString(passwordFile).strip();
     }
-    return new Mailstore(jdbcUrl, user, password, volumeSpec());
+    return new Mailstore(
+        jdbcUrl, user, password, volumeSpec(), concurrency, new SimpleMeterRegistry());
   }
 
   VolumeSpec volumeSpec() {

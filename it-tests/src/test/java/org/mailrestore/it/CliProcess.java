@@ -1,0 +1,98 @@
+package org.mailrestore.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The packaged CLI running as a process of its own, its output collected as it comes. */
+final class CliProcess {
+
+  private static final Pattern OPERATION = Pattern.compile("^operation ([0-9a-f-]{36})$");
+
+  private final Process process;
+  private final StringBuffer output = new StringBuffer();
+  private final CompletableFuture<String> operation = new CompletableFuture<>();
+  private final CompletableFuture<Void> drained = new CompletableFuture<>();
+
+  private CliProcess(Process process) {
+    this.process = process;
+    Thread.ofPlatform()
+        .daemon()
+        .name("cli-output-" + process.pid())
+        .start(() -> {
+          try (BufferedReader out =
+              new BufferedReader(
+                  new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+              output.append(line).append('\n');
+              Matcher m = OPERATION.matcher(line);
+              if (m.matches()) {
+                operation.complete(m.group(1));
+              }
+            }
+            operation.completeExceptionally(
+                new IllegalStateException("the CLI printed no operation id:\n" + output));
+          } catch (IOException e) {
+            operation.completeExceptionally(e);
+          } finally {
+            drained.complete(null);
+          }
+        });
+  }
+
+  static CliProcess start(String dbPassword, List<String> args) {
+    List<String> command = new ArrayList<>(Launcher.javaJar());
+    command.addAll(args);
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().put("MAILRESTORE_DB_PASSWORD", dbPassword);
+    try {
+      return new CliProcess(builder.start());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The operation id the restore printed first. */
+  String operation() throws Exception {
+    return operation.get(60, TimeUnit.SECONDS);
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** SIGKILL on Unix: no shutdown hook, no cleanup, as in a crash or an OOM kill. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly();
+    assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("killed").isTrue();
+  }
+
+  /** SIGTERM on Unix: what a service manager or a container runtime sends to stop. */
+  void terminate() {
+    // Through the handle: Process.destroy() would also close the output this test still reads.
+    process.toHandle().destroy();
+  }
+
+  /** Waits for the end and for all its output, and returns the exit code. */
+  int waitFor(int seconds) throws Exception {
+    assertThat(process.waitFor(seconds, TimeUnit.SECONDS))
+        .as("exited in %d s; output so far:%n%s", seconds, output)
+        .isTrue();
+    drained.get(10, TimeUnit.SECONDS);
+    return process.exitValue();
+  }
+
+  String output() {
+    return output.toString();
+  }
+}

@@ -1,0 +1,64 @@
+package org.mailrestore.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.testkit.TestDatabase;
+import org.mailrestore.testkit.TestMariaDb;
+
+/**
+ * Two restore processes share one operation through the database: both hold accounts at once; the
+ * first is killed, and the second takes over its accounts (after their leases) and the
+ * coordination, and finishes the operation exactly.
+ */
+class TwoProcessesIT {
+
+  @TempDir Path dir;
+  TestDatabase database;
+
+  @BeforeEach
+  void createDatabase() {
+    database = TestMariaDb.createDatabase();
+  }
+
+  @AfterEach
+  void dropDatabase() {
+    database.close();
+  }
+
+  @Test
+  void secondProcessFinishesWhatTheKilledOneHeld() throws Exception {
+    Path backup = RestoreProcesses.generate(dir.resolve("backup"), 10, 2500, 23);
+    RestoreProcesses restores = new RestoreProcesses(backup, dir.resolve("volume"), database);
+
+    // Two accounts at a time each, so that accounts are left for the second process to take.
+    CliProcess first = restores.start("--concurrent-accounts", "2");
+    String operation = first.operation();
+    CliProcess second = restores.start("--operation", operation, "--concurrent-accounts", "2");
+    String owners =
+        "SELECT COUNT(DISTINCT lease_owner) FROM restore_account WHERE operation_id = '"
+            + operation
+            + "'";
+    assertThat(restores.awaitCount(first, owners, n -> n == 2))
+        .as("both processes hold accounts at once:%n%s", first.output())
+        .isTrue();
+    long heldByFirst =
+        restores.count(
+            "SELECT COUNT(*) FROM restore_account WHERE finished_at IS NULL AND lease_owner IN"
+                + " (SELECT coordinator FROM restore_operation)");
+    first.kill();
+    assertThat(heldByFirst).as("accounts the killed coordinator held").isPositive();
+
+    assertThat(second.waitFor(300)).as(second.output()).isZero();
+    assertThat(second.output()).contains("COMPLETED").contains("0 failed");
+    assertThat(restores.count("SELECT COUNT(*) FROM restore_account WHERE finished_at IS NULL"))
+        .isZero();
+    Cli.Result verified = restores.verify();
+    assertThat(verified.exitCode()).as(verified.out()).isZero();
+    assertThat(verified.out()).contains("no differences");
+  }
+}
