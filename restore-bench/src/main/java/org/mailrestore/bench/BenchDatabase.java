@@ -36,6 +36,11 @@ final class BenchDatabase implements AutoCloseable {
     MailstoreSchema.migrate(dataSource);
   }
 
+  /** The URL of this database, with the options the mailstore relies on. */
+  String jdbcUrl() {
+    return databaseUrl();
+  }
+
   private String databaseUrl() {
     int query = serverUrl.indexOf('?');
     String base = query < 0 ? serverUrl : serverUrl.substring(0, query);
@@ -58,6 +63,15 @@ final class BenchDatabase implements AutoCloseable {
         ResultSet rs = s.executeQuery("SELECT VERSION()")) {
       rs.next();
       return rs.getString(1);
+    }
+  }
+
+  /** Pages of the server's buffer pool not yet written to disk. */
+  static long dirtyPages(String serverUrl, String user, String password) throws SQLException {
+    try (Connection c = DriverManager.getConnection(serverUrl, user, password);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'")) {
+      return rs.next() ? rs.getLong(2) : 0;
     }
   }
 

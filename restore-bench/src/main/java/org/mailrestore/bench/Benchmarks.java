@@ -10,7 +10,13 @@ import picocli.CommandLine.Command;
     description =
         "Benchmarks. Each one measures mailrestore next to the limit of the same resource, in"
             + " the same run, and prints a table (and JSON with --json).",
-    subcommands = {WriterCommand.class, BlobsCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      WriterCommand.class,
+      BlobsCommand.class,
+      RestoreCommand.class,
+      RestoreChildCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class Benchmarks implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

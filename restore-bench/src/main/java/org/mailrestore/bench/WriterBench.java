@@ -5,29 +5,19 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import javax.sql.DataSource;
 import org.mailrestore.backup.Account;
 import org.mailrestore.backup.BackupReader;
-import org.mailrestore.backup.Domain;
-import org.mailrestore.backup.Item;
-import org.mailrestore.backup.ItemEntry;
-import org.mailrestore.backup.ItemStream;
-import org.mailrestore.backup.ItemType;
 import org.mailrestore.backup.LocalBackupStorage;
 import org.mailrestore.backup.Parsed;
-import org.mailrestore.backup.PointInTime;
-import org.mailrestore.backup.Revision;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
+import org.mailrestore.bench.RawRows.Cluster;
 import org.mailrestore.mailstore.ClusterWrite;
 import org.mailrestore.mailstore.ClusterWrite.Counters;
 import org.mailrestore.mailstore.ClusterWrite.IdMapping;
@@ -35,8 +25,6 @@ import org.mailrestore.mailstore.ClusterWrite.TagLink;
 import org.mailrestore.mailstore.IdSpace;
 import org.mailrestore.mailstore.ItemRow;
 import org.mailrestore.mailstore.MailboxStore;
-import org.mailrestore.mailstore.ProvisioningStore;
-import org.mailrestore.mailstore.TargetAccount;
 import org.mailrestore.restore.OperationStore;
 import org.mailrestore.restore.RestoreRequest;
 
@@ -84,18 +72,6 @@ final class WriterBench {
     }
   }
 
-  /** One cluster's rows, built before the clock starts. */
-  private record Cluster(List<ItemRow> items, List<TagLink> links, List<IdMapping> mappings) {
-    long rows() {
-      return items.size() + (long) links.size() + mappings.size();
-    }
-  }
-
-  private static final String INSERT_ITEM =
-      "INSERT INTO mail_item (mailbox_id, id, type, folder_id, uuid, date, size, flags, name,"
-          + " sender, subject, color, view, blob_digest, volume_id, metadata)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-
   private final Params p;
 
   WriterBench(Params params) {
@@ -133,9 +109,9 @@ final class WriterBench {
       int index = 0;
       for (String sourceId : reader.accountIds()) {
         Account account = ((Parsed.Ok<Account>) reader.account(sourceId)).value();
-        int mailbox = provision(rawDb.dataSource, account);
-        if (provision(writerDb.dataSource, account) != mailbox
-            || provision(naiveDb.dataSource, account) != mailbox) {
+        int mailbox = RawRows.provision(rawDb.dataSource, account);
+        if (RawRows.provision(writerDb.dataSource, account) != mailbox
+            || RawRows.provision(naiveDb.dataSource, account) != mailbox) {
           throw new IllegalStateException("the benchmark databases diverged");
         }
         operations.addAccount(operation, sourceId, account.name());
@@ -159,10 +135,12 @@ final class WriterBench {
           throw new IllegalStateException("claimed another account than " + sourceId);
         }
         List<Cluster> clusters =
-            clusters(
+            RawRows.build(
                 reader,
                 sourceId,
                 mailbox,
+                p.clusterSize(),
+                null,
                 rawDb.dataSource,
                 writerDb.dataSource,
                 naiveDb.dataSource);
@@ -172,13 +150,13 @@ final class WriterBench {
         }
         // Alternate which path goes first, so warm caches favour neither.
         if (index % 2 == 0) {
-          rawNanos += timeRaw(rawDb.dataSource, mailbox, sourceRef, clusters);
+          rawNanos += RawRows.insert(rawDb.dataSource, mailbox, sourceRef, clusters, 1);
           writerNanos +=
               timeWriter(writer, operation, sourceId, new IdSpace(mailbox, sourceRef), clusters);
         } else {
           writerNanos +=
               timeWriter(writer, operation, sourceId, new IdSpace(mailbox, sourceRef), clusters);
-          rawNanos += timeRaw(rawDb.dataSource, mailbox, sourceRef, clusters);
+          rawNanos += RawRows.insert(rawDb.dataSource, mailbox, sourceRef, clusters, 1);
         }
         if (naive == null) {
           naive = timeNaive(naiveDb.dataSource, mailbox, sourceRef, clusters);
@@ -194,77 +172,6 @@ final class WriterBench {
           new Measure("mailrestore writer", items, rows, writerNanos / 1e9),
           naive);
     }
-  }
-
-  private static int provision(DataSource ds, Account account) throws SQLException {
-    ProvisioningStore store = new ProvisioningStore(ds);
-    int domain = store.ensureDomain(new Domain(account.domain(), "active", Map.of()));
-    Optional<TargetAccount> existing = store.findAccount(account.name());
-    if (existing.isPresent()) {
-      return existing.get().mailboxId();
-    }
-    return store
-        .createAccount(account.id(), account.name(), domain, null, "active", false, null)
-        .mailboxId();
-  }
-
-  /** Decodes the account's content items and builds their rows, cluster by cluster. */
-  private List<Cluster> clusters(
-      BackupReader reader, String sourceId, int mailbox, DataSource... databases)
-      throws IOException, SQLException {
-    Map<String, Integer> tagIds = new HashMap<>();
-    List<Cluster> clusters = new ArrayList<>();
-    int nextId = 10_000;
-    List<ItemRow> items = new ArrayList<>(p.clusterSize());
-    List<TagLink> links = new ArrayList<>();
-    List<IdMapping> mappings = new ArrayList<>(p.clusterSize());
-    Map<ItemType, Boolean> container = new HashMap<>();
-    for (ItemType t : ItemType.values()) {
-      container.put(t, t.isContainer());
-    }
-    try (ItemStream stream = reader.items(sourceId, EnumSet.allOf(ItemType.class))) {
-      while (stream.hasNext()) {
-        if (!(stream.next() instanceof ItemEntry.Decoded(Item item, String location))
-            || container.get(item.type())) {
-          continue;
-        }
-        Optional<Revision> state = PointInTime.LATEST.select(item);
-        if (state.isEmpty()) {
-          continue;
-        }
-        int id = nextId++;
-        items.add(
-            ItemRow.of(
-                id,
-                item.type(),
-                state.get().folderId(),
-                state.get().name(),
-                state.get(),
-                state.get().digest() == null ? null : 1));
-        mappings.add(new IdMapping(item.id(), id));
-        for (String tag : state.get().tags()) {
-          Integer tagId = tagIds.get(tag.toLowerCase(Locale.ROOT));
-          if (tagId == null) {
-            tagId = nextId++;
-            for (DataSource ds : databases) {
-              new MailboxStore(ds).ensureTag(mailbox, tag, null, tagId);
-            }
-            tagIds.put(tag.toLowerCase(Locale.ROOT), tagId);
-          }
-          links.add(new TagLink(id, tagId));
-        }
-        if (items.size() == p.clusterSize()) {
-          clusters.add(new Cluster(items, links, mappings));
-          items = new ArrayList<>(p.clusterSize());
-          links = new ArrayList<>();
-          mappings = new ArrayList<>(p.clusterSize());
-        }
-      }
-    }
-    if (!items.isEmpty()) {
-      clusters.add(new Cluster(items, links, mappings));
-    }
-    return clusters;
   }
 
   private static long timeWriter(
@@ -286,52 +193,9 @@ final class WriterBench {
               c.mappings(),
               List.of(),
               List.of(),
-              List.of(),
               new Counters(c.items().size(), 0, 0, 0, 0)));
     }
     return System.nanoTime() - started;
-  }
-
-  /** The limit: the same rows, batched, one transaction per cluster, nothing else. */
-  private static long timeRaw(DataSource ds, int mailbox, int sourceRef, List<Cluster> clusters)
-      throws SQLException {
-    try (Connection c = ds.getConnection()) {
-      c.setAutoCommit(false);
-      long started = System.nanoTime();
-      try (PreparedStatement item = c.prepareStatement(INSERT_ITEM);
-          PreparedStatement tag =
-              c.prepareStatement(
-                  "INSERT INTO tagged_item (mailbox_id, item_id, tag_id) VALUES (?, ?, ?)");
-          PreparedStatement map =
-              c.prepareStatement(
-                  "INSERT INTO restore_id_map (mailbox_id, source_id, old_id, new_id)"
-                      + " VALUES (?, ?, ?, ?)")) {
-        for (Cluster cluster : clusters) {
-          for (ItemRow r : cluster.items()) {
-            bindItem(item, mailbox, r);
-            item.addBatch();
-          }
-          item.executeBatch();
-          for (TagLink l : cluster.links()) {
-            tag.setInt(1, mailbox);
-            tag.setInt(2, l.itemId());
-            tag.setInt(3, l.tagId());
-            tag.addBatch();
-          }
-          tag.executeBatch();
-          for (IdMapping m : cluster.mappings()) {
-            map.setInt(1, mailbox);
-            map.setInt(2, sourceRef);
-            map.setInt(3, m.oldId());
-            map.setInt(4, m.newId());
-            map.addBatch();
-          }
-          map.executeBatch();
-          c.commit();
-        }
-      }
-      return System.nanoTime() - started;
-    }
   }
 
   /** What published restores do: one item at a time, one commit per item. A sample only. */
@@ -342,14 +206,9 @@ final class WriterBench {
     try (Connection c = ds.getConnection()) {
       c.setAutoCommit(false);
       long started = System.nanoTime();
-      try (PreparedStatement item = c.prepareStatement(INSERT_ITEM);
-          PreparedStatement tag =
-              c.prepareStatement(
-                  "INSERT INTO tagged_item (mailbox_id, item_id, tag_id) VALUES (?, ?, ?)");
-          PreparedStatement map =
-              c.prepareStatement(
-                  "INSERT INTO restore_id_map (mailbox_id, source_id, old_id, new_id)"
-                      + " VALUES (?, ?, ?, ?)")) {
+      try (PreparedStatement item = c.prepareStatement(RawRows.INSERT_ITEM);
+          PreparedStatement tag = c.prepareStatement(RawRows.INSERT_TAG_LINK);
+          PreparedStatement map = c.prepareStatement(RawRows.INSERT_MAPPING)) {
         outer:
         for (Cluster cluster : clusters) {
           Map<Integer, List<TagLink>> linksByItem = new HashMap<>();
@@ -361,20 +220,15 @@ final class WriterBench {
               break outer;
             }
             ItemRow r = cluster.items().get(i);
-            bindItem(item, mailbox, r);
+            RawRows.bindItem(item, mailbox, r);
             item.executeUpdate();
             for (TagLink l : linksByItem.getOrDefault(r.id(), List.of())) {
-              tag.setInt(1, mailbox);
-              tag.setInt(2, l.itemId());
-              tag.setInt(3, l.tagId());
+              RawRows.bindLink(tag, mailbox, l);
               tag.executeUpdate();
               rows++;
             }
             IdMapping m = cluster.mappings().get(i);
-            map.setInt(1, mailbox);
-            map.setInt(2, sourceRef);
-            map.setInt(3, m.oldId());
-            map.setInt(4, m.newId());
+            RawRows.bindMapping(map, mailbox, sourceRef, m);
             map.executeUpdate();
             c.commit();
             items++;
@@ -385,33 +239,5 @@ final class WriterBench {
       return new Measure(
           "one commit per item (sample)", items, rows, (System.nanoTime() - started) / 1e9);
     }
-  }
-
-  // Plain setters, as any JDBC code writes them.
-  private static void bindItem(PreparedStatement ps, int mailbox, ItemRow r) throws SQLException {
-    ps.setInt(1, mailbox);
-    ps.setInt(2, r.id());
-    ps.setInt(3, r.type());
-    ps.setInt(4, r.folderId());
-    ps.setString(5, r.uuid());
-    ps.setLong(6, r.date());
-    ps.setLong(7, r.size());
-    ps.setInt(8, r.flags());
-    ps.setString(9, r.name());
-    ps.setString(10, r.sender());
-    ps.setString(11, r.subject());
-    if (r.color() == null) {
-      ps.setNull(12, Types.SMALLINT);
-    } else {
-      ps.setInt(12, r.color());
-    }
-    ps.setString(13, r.view());
-    ps.setBytes(14, r.digest() == null ? null : r.digest().toBytes());
-    if (r.volumeId() == null) {
-      ps.setNull(15, Types.SMALLINT);
-    } else {
-      ps.setInt(15, r.volumeId());
-    }
-    ps.setString(16, r.metadata());
   }
 }

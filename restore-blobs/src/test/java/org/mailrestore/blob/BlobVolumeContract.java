@@ -92,6 +92,22 @@ public abstract class BlobVolumeContract {
   }
 
   @Test
+  void aWrongSizeHintStillStoresTheBytesAsTheyAre() throws IOException {
+    try (BlobVolume volume = volume()) {
+      for (int[] sizes : new int[][] {{20_000, 100}, {100, 20_000}, {1000, 200_000}}) {
+        byte[] raw = text(sizes[1], sizes[0]);
+        BlobDigest digest = BlobDigest.ofContent(raw);
+        StoredBlob stored = volume.write(digest, sizes[0], new ByteArrayInputStream(raw));
+        volume.sync();
+        assertThat(stored.rawSize())
+            .as("hint %d, size %d", sizes[0], sizes[1])
+            .isEqualTo(raw.length);
+        assertThat(readAll(volume.open(stored))).isEqualTo(raw);
+      }
+    }
+  }
+
+  @Test
   void aFailedStreamLeavesNothingVisible() throws IOException {
     try (BlobVolume volume = volume()) {
       byte[] raw = text(300_000, 6);

@@ -29,7 +29,6 @@ import org.mailrestore.mailstore.ClusterWrite.IdMapping;
 import org.mailrestore.mailstore.ClusterWrite.MountRow;
 import org.mailrestore.mailstore.ClusterWrite.TagLink;
 import org.mailrestore.mailstore.ClusterWrite.TagRow;
-import org.mailrestore.mailstore.ClusterWrite.VolumeBlobRow;
 import org.mailrestore.mailstore.FailureRow;
 import org.mailrestore.mailstore.IdSpace;
 import org.mailrestore.mailstore.ItemRow;
@@ -338,7 +337,6 @@ final class AccountRestorer {
         tagRows,
         List.of(),
         mappings,
-        List.of(),
         mounts,
         failures,
         new Counters(restoredCount, skipped, failed, 0, 0));
@@ -542,8 +540,7 @@ final class AccountRestorer {
             "its folder " + p.state.folderId() + " is not in the backup");
       }
     }
-    List<VolumeBlobRow> newBlobs = new ArrayList<>();
-    long dedupHits = transferBlobs(pending, failures, newBlobs);
+    long dedupHits = transferBlobs(pending, failures);
     List<ItemRow> rows = new ArrayList<>(pending.size());
     List<IdMapping> mappings = new ArrayList<>(pending.size());
     List<TagLink> links = new ArrayList<>();
@@ -578,7 +575,6 @@ final class AccountRestorer {
         List.of(),
         links,
         mappings,
-        newBlobs,
         List.of(),
         failures,
         new Counters(restored, skipped, failed, bytes, dedupHits));
@@ -608,12 +604,11 @@ final class AccountRestorer {
   }
 
   /**
-   * Copies the blobs the cluster needs and the volume lacks (each digest once), then syncs the
-   * volume so no row can commit before its blob is durable. Returns the dedup hits.
+   * Copies the blobs the cluster needs and the volume lacks (each digest once), syncs the volume,
+   * and records them: no row can commit before its blob is durable. Returns the dedup hits.
    */
-  private long transferBlobs(
-      List<Pending> pending, List<FailureRow> failures, List<VolumeBlobRow> newBlobs)
-      throws SQLException {
+  private long transferBlobs(List<Pending> pending, List<FailureRow> failures) throws SQLException {
+    List<StoredBlob> newBlobs = new ArrayList<>();
     Map<BlobDigest, List<Pending>> byDigest = new LinkedHashMap<>();
     for (Pending p : pending) {
       if (!p.failed && p.item.type().hasBlob()) {
@@ -650,7 +645,7 @@ final class AccountRestorer {
           continue;
         }
         blob = copied.blob();
-        newBlobs.add(new VolumeBlobRow(ctx.target().volumeId(), blob));
+        newBlobs.add(blob);
         dedupHits += users.size() - 1;
       } else {
         dedupHits += users.size();
@@ -678,6 +673,13 @@ final class AccountRestorer {
       } catch (IOException e) {
         throw new SQLException("cannot make the cluster's blobs durable: " + e.getMessage(), e);
       }
+      ctx.db()
+          .call(
+              "recording blobs",
+              () -> {
+                ctx.volumes().record(ctx.target().volumeId(), newBlobs);
+                return null;
+              });
     }
     return dedupHits;
   }
@@ -754,7 +756,6 @@ final class AccountRestorer {
       List<TagRow> tagRows,
       List<TagLink> links,
       List<IdMapping> mappings,
-      List<VolumeBlobRow> blobs,
       List<MountRow> mounts,
       List<FailureRow> failures,
       Counters counters)
@@ -770,7 +771,6 @@ final class AccountRestorer {
             tagRows,
             links,
             mappings,
-            blobs,
             mounts,
             failures,
             counters);

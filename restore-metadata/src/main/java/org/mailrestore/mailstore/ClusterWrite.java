@@ -1,11 +1,11 @@
 package org.mailrestore.mailstore;
 
 import java.util.List;
-import org.mailrestore.blob.StoredBlob;
 
 /**
  * Everything one cluster commits in a single transaction: mailstore rows, the id mappings that make
- * re-runs skip, failures, the checkpoint and the account's counters.
+ * re-runs skip, failures, the checkpoint and the account's counters. The blobs the items refer to
+ * are recorded before, by {@link VolumeStore#record}, once they are durable.
  *
  * @param idSpace the mailbox and source account the id mappings belong to
  * @param seq the cluster's position in the account's item stream (0: folders and tags)
@@ -21,7 +21,6 @@ public record ClusterWrite(
     List<TagRow> tags,
     List<TagLink> tagLinks,
     List<IdMapping> idMappings,
-    List<VolumeBlobRow> blobs,
     List<MountRow> mounts,
     List<FailureRow> failures,
     Counters counters) {
@@ -34,9 +33,6 @@ public record ClusterWrite(
 
   /** A backup item id and the id it was restored as. */
   public record IdMapping(int oldId, int newId) {}
-
-  /** A blob stored in a volume. */
-  public record VolumeBlobRow(int volumeId, StoredBlob blob) {}
 
   /** A restored mountpoint and what it pointed to in the backup, for phase 3 to resolve. */
   public record MountRow(int itemId, int sourceItemId, String sourceOwnerId, int sourceFolderId) {}

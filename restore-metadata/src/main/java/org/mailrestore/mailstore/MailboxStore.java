@@ -21,7 +21,6 @@ import org.mailrestore.mailstore.ClusterWrite.IdMapping;
 import org.mailrestore.mailstore.ClusterWrite.MountRow;
 import org.mailrestore.mailstore.ClusterWrite.TagLink;
 import org.mailrestore.mailstore.ClusterWrite.TagRow;
-import org.mailrestore.mailstore.ClusterWrite.VolumeBlobRow;
 
 /**
  * Writes a mailbox's items in clusters, one transaction each, with the bulk insert path of MariaDB
@@ -55,7 +54,6 @@ public final class MailboxStore {
         dataSource,
         c -> {
           int mailboxId = w.idSpace().mailboxId();
-          insertBlobs(c, w.blobs());
           insertItems(c, mailboxId, w.items());
           insertTags(c, mailboxId, w.tags());
           insertTagLinks(c, mailboxId, w.tagLinks());
@@ -120,27 +118,6 @@ public final class MailboxStore {
                 + " is no longer held by "
                 + leaseOwner);
       }
-    }
-  }
-
-  private static void insertBlobs(Connection c, List<VolumeBlobRow> blobs) throws SQLException {
-    if (blobs.isEmpty()) {
-      return;
-    }
-    // IGNORE: another account may have stored the same digest meanwhile; one row is enough.
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "INSERT IGNORE INTO volume_blob (volume_id, digest, locator, raw_size, stored_size)"
-                + " VALUES (?, ?, ?, ?, ?)")) {
-      for (VolumeBlobRow b : blobs) {
-        ps.setInt(1, b.volumeId());
-        ps.setBytes(2, b.blob().digest().toBytes());
-        ps.setString(3, b.blob().locator());
-        ps.setLong(4, b.blob().rawSize());
-        ps.setLong(5, b.blob().storedSize());
-        ps.addBatch();
-      }
-      ps.executeBatch();
     }
   }
 

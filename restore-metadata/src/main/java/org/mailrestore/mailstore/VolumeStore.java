@@ -5,6 +5,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,6 +117,42 @@ public final class VolumeStore {
   }
 
   /** The blobs among {@code digests} the volume already holds: one keyed query per thousand. */
+  /**
+   * Records blobs a volume now holds, in a short transaction of their own: called once the blobs
+   * are durable and before the items that refer to them commit. A blob recorded for a cluster that
+   * then fails is still a true entry, found by the next cluster that needs the same digest. Rows
+   * already there are kept (another cluster stored the same digest meanwhile; one is enough).
+   */
+  public void record(int volumeId, Collection<StoredBlob> blobs) throws SQLException {
+    if (blobs.isEmpty()) {
+      return;
+    }
+    // In key order (hex order is byte order): clusters sharing digests lock them in one order and
+    // wait for each other briefly instead of deadlocking.
+    List<StoredBlob> sorted =
+        blobs.stream().sorted(Comparator.comparing(b -> b.digest().hex())).toList();
+    Sql.inTransaction(
+        dataSource,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "INSERT IGNORE INTO volume_blob"
+                      + " (volume_id, digest, locator, raw_size, stored_size)"
+                      + " VALUES (?, ?, ?, ?, ?)")) {
+            for (StoredBlob b : sorted) {
+              ps.setInt(1, volumeId);
+              ps.setBytes(2, b.digest().toBytes());
+              ps.setString(3, b.locator());
+              ps.setLong(4, b.rawSize());
+              ps.setLong(5, b.storedSize());
+              ps.addBatch();
+            }
+            ps.executeBatch();
+          }
+          return null;
+        });
+  }
+
   public Map<BlobDigest, StoredBlob> present(int volumeId, Collection<BlobDigest> digests)
       throws SQLException {
     Map<BlobDigest, StoredBlob> found = new HashMap<>();

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.SequenceInputStream;
+import java.util.Arrays;
 import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
@@ -58,15 +59,38 @@ public final class PackedBlobVolume implements BlobVolume {
     if (sizeHint > packThreshold) {
       return large.write(digest, sizeHint, content);
     }
+    if (sizeHint < 0) {
+      return writeUnknownSize(digest, content);
+    }
+    // Read into an array of the announced size (no growing and copying), then make sure the
+    // stream ends there.
+    byte[] head = new byte[(int) sizeHint];
+    int read = content.readNBytes(head, 0, head.length);
+    if (read < head.length) {
+      head = Arrays.copyOf(head, read); // shorter than said; the digest check decides
+    } else {
+      int next = content.read();
+      if (next >= 0) {
+        // Larger than its size said: the rest follows the part already read.
+        byte[] seen = Arrays.copyOf(head, head.length + 1);
+        seen[head.length] = (byte) next;
+        return large.write(
+            digest, sizeHint, new SequenceInputStream(new ByteArrayInputStream(seen), content));
+      }
+    }
+    return append(digest, head);
+  }
+
+  private StoredBlob writeUnknownSize(BlobDigest digest, InputStream content) throws IOException {
     byte[] head = content.readNBytes(packThreshold + 1);
     if (head.length > packThreshold) {
-      // Larger than its size said: the rest follows the part already read.
       return large.write(
-          digest, sizeHint, new SequenceInputStream(new ByteArrayInputStream(head), content));
+          digest, -1, new SequenceInputStream(new ByteArrayInputStream(head), content));
     }
-    if (content.read() >= 0) {
-      throw new IllegalStateException("unreachable: the stream ended within the threshold");
-    }
+    return append(digest, head);
+  }
+
+  private StoredBlob append(BlobDigest digest, byte[] head) throws IOException {
     BlobCompression use = head.length >= compressionThreshold ? compression : BlobCompression.NONE;
     byte[] stored = use == BlobCompression.NONE ? head : compress(use, head);
     PackStore.Slot slot = packs.append(stored, 0, stored.length);
