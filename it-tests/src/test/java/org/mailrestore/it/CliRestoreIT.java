@@ -88,6 +88,40 @@ class CliRestoreIT {
   }
 
   @Test
+  void anAccountsFileRestoresOnlyTheAccountsItLists() throws Exception {
+    Path backup = RestoreProcesses.generate(dir.resolve("backup"), 4, 50, 3);
+    Path list = dir.resolve("accounts.txt");
+    Files.writeString(
+        list, "# the two we need back\nalice.0000@acme.example\n\n  bob.0001@globex.example\n");
+    Cli.Result restored =
+        Cli.run(
+            store(
+                "restore",
+                "run",
+                "--backup",
+                backup.toString(),
+                "--accounts-file",
+                list.toString(),
+                "--concurrent-accounts",
+                "1"));
+    assertThat(restored.exitCode()).as(restored.out()).isZero();
+    assertThat(restored.out()).contains("accounts    2 (0 failed)");
+
+    Files.writeString(list, "# nobody\n");
+    Cli.Result empty =
+        Cli.run(
+            store(
+                "restore",
+                "run",
+                "--backup",
+                backup.toString(),
+                "--accounts-file",
+                list.toString()));
+    assertThat(empty.exitCode()).isEqualTo(3);
+    assertThat(empty.out()).doesNotContain("operation ");
+  }
+
+  @Test
   void aBackupOfAnUnknownVersionIsRefusedByName() throws Exception {
     Path bad = Files.createDirectories(dir.resolve("future"));
     Files.writeString(

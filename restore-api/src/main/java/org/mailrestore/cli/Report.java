@@ -1,8 +1,12 @@
 package org.mailrestore.cli;
 
 import java.io.PrintStream;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import org.mailrestore.restore.AccountProgress;
+import org.mailrestore.restore.AccountState;
 import org.mailrestore.restore.FailureRecord;
 import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.verify.VerifyReport;
@@ -64,6 +68,39 @@ final class Report {
     }
     if (s.message() != null) {
       out.printf("  message     %s%n", s.message());
+    }
+  }
+
+  /** One line per operation, for lists. */
+  static void operationLine(PrintStream out, OperationSummary s) {
+    OperationSummary.Counts c = s.counts();
+    out.printf(
+        "%s  %-9s %-12s %s/%s accounts  %s items restored, %s failed  %s%n",
+        s.id(),
+        s.state(),
+        s.phase() == null ? "-" : s.phase(),
+        count(c.accountsDone()),
+        count(c.accounts()),
+        count(c.itemsRestored()),
+        count(c.itemsFailed()),
+        s.source());
+  }
+
+  /** The accounts of an operation: how many in each state, then those not finished. */
+  static void accounts(PrintStream out, List<AccountProgress> accounts) {
+    Map<AccountState, Long> byState = new EnumMap<>(AccountState.class);
+    accounts.forEach(a -> byState.merge(a.state(), 1L, Long::sum));
+    out.printf("  by state    %s%n", byState.isEmpty() ? "-" : byState);
+    for (AccountProgress a : accounts) {
+      if (a.finishedAt() == null || a.error() != null) {
+        out.printf(
+            "    %-40s %-11s %s restored%s%s%n",
+            a.accountName(),
+            a.state(),
+            count(a.itemsRestored()),
+            a.leaseOwner() == null ? "" : ", held by " + a.leaseOwner(),
+            a.error() == null ? "" : ": " + a.error());
+      }
     }
   }
 

@@ -1,8 +1,12 @@
 package org.mailrestore.cli;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.mailrestore.restore.BackupSource;
 import org.mailrestore.restore.ConflictPolicy;
 import org.mailrestore.restore.RestoreRequest;
@@ -29,6 +33,13 @@ final class RestoreOptions {
       names = "--account",
       description = "Restore only this account (address or backup id); repeatable")
   List<String> accounts = List.of();
+
+  @Option(
+      names = "--accounts-file",
+      description =
+          "Restore only the accounts listed in this file: one address or backup id per line;"
+              + " blank lines and lines starting with # are ignored")
+  Path accountsFile;
 
   @Option(names = "--domain", description = "Restore only accounts of this domain; repeatable")
   List<String> domains = List.of();
@@ -66,11 +77,23 @@ final class RestoreOptions {
           "Accounts restored at once by each process; 0 for the process's bound (two per core)")
   int concurrentAccounts;
 
-  RestoreRequest request(BackupSource source) {
+  RestoreRequest request(BackupSource source) throws IOException {
+    Set<String> selected = new LinkedHashSet<>(accounts);
+    if (accountsFile != null) {
+      for (String line : Files.readAllLines(accountsFile)) {
+        String account = line.strip();
+        if (!account.isEmpty() && !account.startsWith("#")) {
+          selected.add(account);
+        }
+      }
+      if (selected.isEmpty()) {
+        throw new IllegalArgumentException("the accounts file " + accountsFile + " lists none");
+      }
+    }
     Selection selection =
         new Selection(
             new LinkedHashSet<>(domains),
-            new LinkedHashSet<>(accounts),
+            selected,
             skipSystemAccounts,
             skipAliases,
             skipLists,

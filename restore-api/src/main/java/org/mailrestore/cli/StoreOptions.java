@@ -2,7 +2,6 @@ package org.mailrestore.cli;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import org.mailrestore.blob.BlobCompression;
@@ -10,29 +9,13 @@ import org.mailrestore.restore.BackupSource;
 import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.storage.VolumeSpec;
 import org.mailrestore.restore.storage.Volumes;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Where a local command finds the mailstore: the database and the blob volume. */
 final class StoreOptions {
 
-  @Option(
-      names = "--jdbc-url",
-      required = true,
-      description = "The mailstore database, e.g. jdbc:mariadb://127.0.0.1:3306/mailstore")
-  String jdbcUrl;
-
-  @Option(
-      names = "--db-user",
-      defaultValue = "root",
-      description = "Database user (default: ${DEFAULT-VALUE})")
-  String user;
-
-  @Option(
-      names = "--db-password-file",
-      description =
-          "A file holding the database password. Default: the environment variable"
-              + " MAILRESTORE_DB_PASSWORD, else none. Never given on the command line.")
-  Path passwordFile;
+  @Mixin DatabaseOptions database;
 
   @Option(
       names = "--volume",
@@ -75,12 +58,13 @@ final class StoreOptions {
   }
 
   Mailstore open(Concurrency concurrency) throws IOException, SQLException {
-    String password = System.getenv().getOrDefault("MAILRESTORE_DB_PASSWORD", "");
-    if (passwordFile != null) {
-      password = Files.readString(passwordFile).strip();
-    }
     return new Mailstore(
-        jdbcUrl, user, password, volumeSpec(), concurrency, new SimpleMeterRegistry());
+        database.jdbcUrl,
+        database.user,
+        database.password(),
+        volumeSpec(),
+        concurrency,
+        new SimpleMeterRegistry());
   }
 
   VolumeSpec volumeSpec() {

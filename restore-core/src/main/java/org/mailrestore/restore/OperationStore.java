@@ -10,6 +10,7 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.mailrestore.backup.Json;
@@ -325,12 +326,54 @@ public final class OperationStore {
         owner);
   }
 
-  /** Asks every instance working on the operation to stop (it stays resumable). */
-  public void requestCancel(String operationId) throws SQLException {
-    Sql.update(
+  /** What a cancelled operation's message says. */
+  static final String CANCELLED_MESSAGE = "cancelled; resume to continue";
+
+  /**
+   * Asks every instance working on the operation to stop; it stays resumable. An operation nobody
+   * runs (queued, or interrupted) is marked CANCELLED at once, and this returns true.
+   *
+   * @throws NoSuchElementException when there is no such operation
+   * @throws IllegalStateException when the operation has ended already
+   */
+  public boolean cancel(String operationId) throws SQLException {
+    return Sql.inTransaction(
         dataSource,
-        "UPDATE restore_operation SET cancel_requested = TRUE WHERE id = ?",
-        operationId);
+        c -> {
+          OperationState state;
+          boolean unattended;
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT state, coordinator IS NULL OR coordinator_until < NOW(3)"
+                      + " FROM restore_operation WHERE id = ? FOR UPDATE")) {
+            Sql.bind(ps, operationId);
+            try (ResultSet rs = ps.executeQuery()) {
+              if (!rs.next()) {
+                throw new NoSuchElementException("no operation " + operationId);
+              }
+              state = OperationState.valueOf(rs.getString(1));
+              unattended = rs.getBoolean(2);
+            }
+          }
+          if (state.isFinished()) {
+            throw new IllegalStateException(
+                "operation " + operationId + " is " + state + "; there is nothing to cancel");
+          }
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  unattended
+                      ? "UPDATE restore_operation SET cancel_requested = TRUE, state = 'CANCELLED',"
+                          + " finished_at = NOW(3), message = ? WHERE id = ?"
+                      : "UPDATE restore_operation SET cancel_requested = TRUE WHERE id = ?")) {
+            if (unattended) {
+              Sql.bind(ps, CANCELLED_MESSAGE, operationId);
+            } else {
+              Sql.bind(ps, operationId);
+            }
+            ps.executeUpdate();
+          }
+          return unattended;
+        });
   }
 
   public boolean cancelRequested(String operationId) throws SQLException {
@@ -367,7 +410,6 @@ public final class OperationStore {
         rs -> rs.getString(1));
   }
 
-  /** Lets go of an account without finishing it (cancel, shutdown): another run takes it up. */
   /**
    * Releases the accounts this instance holds in an operation: called before its workers start, so
    * that leases left by an earlier run under the same instance id (a crash) do not have to expire.
@@ -381,6 +423,7 @@ public final class OperationStore {
         owner);
   }
 
+  /** Lets go of an account without finishing it (cancel, shutdown): another run takes it up. */
   public void releaseAccount(String operationId, String sourceAccountId, String owner)
       throws SQLException {
     Sql.update(

@@ -217,7 +217,7 @@ public final class RestoreEngine implements AutoCloseable {
 
   private void stopped(String operationId, CancelSignal cancel) throws SQLException {
     if (cancel.reason() == CancelSignal.Reason.CANCELLED) {
-      operations.finish(operationId, OperationState.CANCELLED, "cancelled; resume to continue");
+      operations.finish(operationId, OperationState.CANCELLED, OperationStore.CANCELLED_MESSAGE);
       LOG.info("operation {}: cancelled", operationId);
     } else {
       // Shutting down: left RUNNING without a coordinator, resumed by the next start.
@@ -398,20 +398,10 @@ public final class RestoreEngine implements AutoCloseable {
    * ends CANCELLED, resumable with {@link #run}. An operation nobody runs is marked at once.
    */
   public void cancel(String operationId) throws SQLException {
-    OperationSummary operation =
-        operations
-            .find(operationId)
-            .orElseThrow(() -> new NoSuchElementException("no operation " + operationId));
-    if (operation.state().isFinished()) {
-      throw new IllegalStateException(
-          "operation " + operationId + " is " + operation.state() + "; there is nothing to cancel");
-    }
-    operations.requestCancel(operationId);
+    operations.cancel(operationId);
     CancelSignal here = running.get(operationId);
     if (here != null) {
       here.raise(CancelSignal.Reason.CANCELLED);
-    } else if (operations.orphaned().contains(operationId)) {
-      operations.finish(operationId, OperationState.CANCELLED, "cancelled; resume to continue");
     }
   }
 

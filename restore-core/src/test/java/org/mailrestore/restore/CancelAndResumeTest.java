@@ -1,6 +1,7 @@
 package org.mailrestore.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
@@ -86,6 +87,27 @@ class CancelAndResumeTest {
       awaitClusters(f, 5);
       other.cancel(id);
       assertThat(run.get(60, TimeUnit.SECONDS).state()).isEqualTo(OperationState.CANCELLED);
+    }
+  }
+
+  @Test
+  void anOperationNobodyRunsIsCancelledAtOnceAndAnEndedOneCannotBe() throws Exception {
+    Path backup = backup();
+    try (RestoreFixture f =
+        new RestoreFixture(VolumeSpec.local("v", dir.resolve("volume").toString()), false, 3)) {
+      String queued = f.engine.submit(RestoreRequest.local(backup.toString()), null);
+      f.engine.cancel(queued);
+      OperationSummary cancelled = f.engine.operations().find(queued).orElseThrow();
+      assertThat(cancelled.state()).isEqualTo(OperationState.CANCELLED);
+      assertThat(f.engine.interrupted()).doesNotContain(queued);
+
+      OperationSummary resumed = f.engine.run(queued);
+      assertThat(resumed.state()).isEqualTo(OperationState.COMPLETED);
+      assertThatThrownBy(() -> f.engine.cancel(queued))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("COMPLETED");
+      assertThatThrownBy(() -> f.engine.cancel("no-such-operation"))
+          .isInstanceOf(java.util.NoSuchElementException.class);
     }
   }
 }
