@@ -30,6 +30,18 @@ final class RestoreOptions {
   Instant asOf;
 
   @Option(
+      names = "--undelete-from",
+      description =
+          "Also bring back the items deleted from this instant on (e.g. 2025-06-01T00:00:00Z), as"
+              + " they were just before their deletion")
+  Instant undeleteFrom;
+
+  @Option(
+      names = "--undelete-to",
+      description = "The end of the undelete window (exclusive; default: --as-of, or now)")
+  Instant undeleteTo;
+
+  @Option(
       names = "--account",
       description = "Restore only this account (address or backup id); repeatable")
   List<String> accounts = List.of();
@@ -104,6 +116,8 @@ final class RestoreOptions {
         source,
         selection,
         asOf,
+        undeleteFrom,
+        undeleteTo,
         ConflictPolicy.parse(policy),
         null,
         concurrentAccounts,

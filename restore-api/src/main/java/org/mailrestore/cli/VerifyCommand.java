@@ -34,6 +34,14 @@ final class VerifyCommand implements Callable<Integer> {
   @Option(names = "--as-of", description = "Compare with the state at this instant (as restored)")
   Instant asOf;
 
+  @Option(
+      names = "--undelete-from",
+      description = "Compare with a restore that undeleted items from this instant on")
+  Instant undeleteFrom;
+
+  @Option(names = "--undelete-to", description = "The end of that undelete window")
+  Instant undeleteTo;
+
   @Option(names = "--skip-blobs", description = "Do not read blobs back (much faster; rows only)")
   boolean skipBlobs;
 
@@ -44,7 +52,8 @@ final class VerifyCommand implements Callable<Integer> {
     try (Mailstore mailstore = store.open();
         BackupReader reader = mailstore.sources.open(StoreOptions.backup(backup, profile))) {
       Verifier.Options defaults =
-          Verifier.Options.defaults().withPointInTime(new PointInTime(asOf));
+          Verifier.Options.defaults()
+              .withPointInTime(new PointInTime(asOf, undeleteFrom, undeleteTo));
       Verifier.Options options =
           new Verifier.Options(
               defaults.pointInTime(),

@@ -42,7 +42,7 @@ record RestoreContext(
     DatabaseRetry db) {
 
   PointInTime pointInTime() {
-    return new PointInTime(request.asOf());
+    return request.pointInTime();
   }
 
   /** A failure row, counted in the metrics as it is made. */

@@ -1,12 +1,16 @@
 package org.mailrestore.restore;
 
 import java.time.Instant;
+import org.mailrestore.backup.PointInTime;
 
 /**
  * What an administrator asked for. Persisted with the operation, so a resumed operation does
  * exactly what was asked.
  *
  * @param asOf restore the state at this instant; null for the latest state
+ * @param undeleteFrom also restore the items deleted from this instant on (inclusive), in their
+ *     state just before the deletion; null for none
+ * @param undeleteTo the end of the undelete window (exclusive); null for up to {@code asOf}
  * @param newAccountSuffix for {@link ConflictPolicy#NEW_ACCOUNT}: appended to the local part
  * @param concurrentAccounts accounts restored at once; 0 for the default of the machine
  * @param clusterSize items per cluster (one transaction each); 0 for the default
@@ -16,6 +20,8 @@ public record RestoreRequest(
     BackupSource source,
     Selection selection,
     Instant asOf,
+    Instant undeleteFrom,
+    Instant undeleteTo,
     ConflictPolicy conflictPolicy,
     String newAccountSuffix,
     int concurrentAccounts,
@@ -36,17 +42,41 @@ public record RestoreRequest(
     if (concurrentAccounts < 0 || clusterSize < 0) {
       throw new IllegalArgumentException("concurrency and cluster size must not be negative");
     }
+    var unused = new PointInTime(asOf, undeleteFrom, undeleteTo); // checks the window
+  }
+
+  /** Which state of each item this request restores. */
+  public PointInTime pointInTime() {
+    return new PointInTime(asOf, undeleteFrom, undeleteTo);
   }
 
   /** Restores everything from a local backup with the defaults. */
   public static RestoreRequest local(String path) {
     return new RestoreRequest(
-        new BackupSource.Local(path), Selection.ALL, null, ConflictPolicy.MERGE, null, 0, 0, null);
+        new BackupSource.Local(path),
+        Selection.ALL,
+        null,
+        null,
+        null,
+        ConflictPolicy.MERGE,
+        null,
+        0,
+        0,
+        null);
   }
 
   public RestoreRequest withPolicy(ConflictPolicy policy) {
     return new RestoreRequest(
-        source, selection, asOf, policy, newAccountSuffix, concurrentAccounts, clusterSize, volume);
+        source,
+        selection,
+        asOf,
+        undeleteFrom,
+        undeleteTo,
+        policy,
+        newAccountSuffix,
+        concurrentAccounts,
+        clusterSize,
+        volume);
   }
 
   public RestoreRequest withSelection(Selection value) {
@@ -54,6 +84,8 @@ public record RestoreRequest(
         source,
         value,
         asOf,
+        undeleteFrom,
+        undeleteTo,
         conflictPolicy,
         newAccountSuffix,
         concurrentAccounts,
@@ -66,6 +98,22 @@ public record RestoreRequest(
         source,
         selection,
         value,
+        undeleteFrom,
+        undeleteTo,
+        conflictPolicy,
+        newAccountSuffix,
+        concurrentAccounts,
+        clusterSize,
+        volume);
+  }
+
+  public RestoreRequest withUndelete(Instant from, Instant to) {
+    return new RestoreRequest(
+        source,
+        selection,
+        asOf,
+        from,
+        to,
         conflictPolicy,
         newAccountSuffix,
         concurrentAccounts,
@@ -78,6 +126,8 @@ public record RestoreRequest(
         source,
         selection,
         asOf,
+        undeleteFrom,
+        undeleteTo,
         conflictPolicy,
         newAccountSuffix,
         concurrentAccounts,

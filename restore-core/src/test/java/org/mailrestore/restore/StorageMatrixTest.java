@@ -59,7 +59,8 @@ class StorageMatrixTest {
             : new BackupSource.Local(backup.toString());
     try (RestoreFixture f = new RestoreFixture(volume, true)) {
       RestoreRequest request =
-          new RestoreRequest(from, Selection.ALL, null, ConflictPolicy.MERGE, null, 0, 100, null);
+          new RestoreRequest(
+              from, Selection.ALL, null, null, null, ConflictPolicy.MERGE, null, 0, 100, null);
       OperationSummary result = f.restore(request);
       assertThat(result.state()).as(result.message()).isEqualTo(OperationState.COMPLETED);
       assertThat(result.counts().itemsRestored()).isPositive();
