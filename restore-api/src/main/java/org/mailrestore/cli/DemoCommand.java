@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.mailrestore.backup.BackupReader;
 import org.mailrestore.backup.generate.BackupGenerator;
+import org.mailrestore.restore.BackupSource;
 import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.restore.RestoreEngine;
 import org.mailrestore.restore.RestoreRequest;
@@ -83,7 +84,7 @@ final class DemoCommand implements Callable<Integer> {
               .collect(Collectors.toSet());
       VerifyReport report;
       try (BackupReader reader =
-          mailstore.sources.open(StoreOptions.backup(backup.toString(), "default"))) {
+          mailstore.sources.open(new BackupSource.Local(backup.toString()))) {
         report =
             mailstore
                 .verifier()

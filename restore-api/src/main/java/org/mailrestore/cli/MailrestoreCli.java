@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
       BackupCommand.class,
       RestoreCommand.class,
       VerifyCommand.class,
+      ExportCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class MailrestoreCli implements Runnable {

@@ -30,22 +30,13 @@ final class RestoreCommand {
       name = "run",
       mixinStandardHelpOptions = true,
       description =
-          "Restore a local backup into a mailstore from this process, and wait for the end."
+          "Restore a backup (or a tree of Maildir mailboxes) into a mailstore from this process,"
+              + " and wait for the end."
               + " Run it again to resume an interrupted restore (with --operation) or to re-run"
               + " one (what is restored is skipped).")
   static final class Run implements Callable<Integer> {
-    @Option(
-        names = "--backup",
-        required = true,
-        description = "The backup: a directory, or s3://bucket/prefix")
-    String backup;
 
-    @Option(
-        names = "--s3-profile",
-        defaultValue = "default",
-        description =
-            "The S3 profile of an s3:// backup (MAILRESTORE_S3_<PROFILE>_*; default: ${DEFAULT-VALUE})")
-    String profile;
+    @Mixin SourceOptions source;
 
     @Option(names = "--operation", description = "Resume this operation instead of starting one")
     String operation;
@@ -88,9 +79,7 @@ final class RestoreCommand {
       try (Mailstore mailstore = store.open(concurrency)) {
         RestoreEngine engine = mailstore.engine(leaseSeconds);
         String id =
-            operation != null
-                ? operation
-                : engine.submit(restore.request(StoreOptions.backup(backup, profile)), null);
+            operation != null ? operation : engine.submit(restore.request(source.source()), null);
         System.out.println("operation " + id);
         try (GracefulShutdown shutdown = GracefulShutdown.install(engine, SHUTDOWN_GRACE)) {
           OperationSummary summary = engine.run(id);

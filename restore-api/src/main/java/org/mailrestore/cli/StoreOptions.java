@@ -5,10 +5,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import org.mailrestore.blob.BlobCompression;
-import org.mailrestore.restore.BackupSource;
 import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.storage.VolumeSpec;
-import org.mailrestore.restore.storage.Volumes;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -82,14 +80,5 @@ final class StoreOptions {
         threshold,
         0,
         s3 ? volumeProfile : null);
-  }
-
-  /** A backup named on the command line: a directory, or s3://bucket/prefix. */
-  static BackupSource backup(String text, String profile) {
-    if (text.startsWith("s3://")) {
-      var location = Volumes.parseS3(text);
-      return new BackupSource.S3(profile, location.bucket(), location.prefix());
-    }
-    return new BackupSource.Local(Path.of(text).toAbsolutePath().normalize().toString());
   }
 }

@@ -19,17 +19,7 @@ import picocli.CommandLine.Option;
             + " flags, tags, grants, mountpoints and every blob's bytes. Prints what differs.")
 final class VerifyCommand implements Callable<Integer> {
 
-  @Option(
-      names = "--backup",
-      required = true,
-      description = "The backup: a directory, or s3://bucket/prefix")
-  String backup;
-
-  @Option(
-      names = "--s3-profile",
-      defaultValue = "default",
-      description = "The S3 profile of an s3:// backup (default: ${DEFAULT-VALUE})")
-  String profile;
+  @Mixin SourceOptions source;
 
   @Option(names = "--as-of", description = "Compare with the state at this instant (as restored)")
   Instant asOf;
@@ -50,7 +40,7 @@ final class VerifyCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     try (Mailstore mailstore = store.open();
-        BackupReader reader = mailstore.sources.open(StoreOptions.backup(backup, profile))) {
+        BackupReader reader = mailstore.sources.open(source.source())) {
       Verifier.Options defaults =
           Verifier.Options.defaults()
               .withPointInTime(new PointInTime(asOf, undeleteFrom, undeleteTo));

@@ -18,6 +18,7 @@ import org.mailrestore.backup.ItemEntry;
 import org.mailrestore.backup.ItemStream;
 import org.mailrestore.backup.ItemType;
 import org.mailrestore.backup.Revision;
+import org.mailrestore.backup.SourceProblem;
 import org.mailrestore.backup.SystemFolder;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
@@ -131,6 +132,7 @@ final class AccountRestorer {
         new IdAllocator(
             ctx.db().call("allocating ids", () -> ctx.mailboxes().nextFreeItemId(mailbox)));
     Containers containers = readContainers();
+    recordSourceProblems();
     tags = ctx.db().call("reading tags", () -> new TagRegistry(ctx.mailboxes(), mailbox, ids));
     if (committed.contains(0)) {
       loadContainerMaps(containers);
@@ -153,6 +155,22 @@ final class AccountRestorer {
                 "counting failures",
                 () -> ctx.operations().errorCount(ctx.operationId(), sourceId));
     return errors > 0 ? AccountState.PARTIAL : AccountState.RESTORED;
+  }
+
+  /**
+   * Records what the backup's storage could not present as items (files of a Maildir tree it could
+   * not read); known once the items have been read. Recording again on a resume is harmless.
+   */
+  private void recordSourceProblems() throws SQLException {
+    List<FailureRow> rows = new ArrayList<>();
+    for (SourceProblem p : ctx.backup().storage().problems(sourceId)) {
+      rows.add(
+          ctx.failure(
+              Phase.DATA, FailureReason.SOURCE_UNREADABLE, sourceId, 0, p.location(), p.detail()));
+    }
+    if (!rows.isEmpty()) {
+      ctx.record(rows);
+    }
   }
 
   // ---- pass 1: folders, search folders, mountpoints, tags -------------------------------------

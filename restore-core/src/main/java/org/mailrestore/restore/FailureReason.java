@@ -24,6 +24,8 @@ public enum FailureReason {
   FOLDER_CYCLE,
   /** Warning: a folder was renamed because its name was taken under the same parent. */
   DUPLICATE_NAME,
+  /** A file of the source (a message of a Maildir tree) cannot be read. */
+  SOURCE_UNREADABLE,
   /** An account's files cannot be read. */
   ACCOUNT_UNREADABLE,
   /** With provisioning skipped, the account to restore into does not exist. */

@@ -106,6 +106,8 @@ public final class RestoreEngine implements AutoCloseable {
   static String describe(BackupSource source) {
     return switch (source) {
       case BackupSource.Local(String path) -> path;
+      case BackupSource.Maildir(String path, String domain, String layout) ->
+          "Maildir " + path + " (" + layout + ", @" + domain + ")";
       case BackupSource.S3(String profile, String bucket, String prefix) ->
           "s3://" + bucket + "/" + (prefix == null ? "" : prefix) + " (profile " + profile + ")";
     };

@@ -8,9 +8,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -175,31 +172,6 @@ class PointInTimeTest {
         : otherwise;
   }
 
-  static TreeSet<String> restored(RestoreFixture f) throws Exception {
-    TreeSet<String> lines = new TreeSet<>();
-    try (Connection c = f.database.dataSource().getConnection();
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT a.name, COALESCE(i.uuid, ''), i.type,"
-                    + " IF(i.folder_id < 256, CONCAT('sys:', i.folder_id), COALESCE(p.uuid,"
-                    + " CONCAT('missing:', i.folder_id))), COALESCE(i.name, ''), i.flags,"
-                    + " COALESCE(i.subject, ''), COALESCE(LOWER(HEX(i.blob_digest)), '')"
-                    + " FROM mail_item i JOIN mailbox m ON m.id = i.mailbox_id"
-                    + " JOIN account a ON a.id = m.account_id"
-                    + " LEFT JOIN mail_item p ON p.mailbox_id = i.mailbox_id AND p.id = i.folder_id"
-                    + " WHERE i.id >= 256 AND a.is_system = FALSE")) {
-      while (rs.next()) {
-        List<String> fields = new ArrayList<>();
-        for (int i = 1; i <= 8; i++) {
-          fields.add(rs.getString(i));
-        }
-        lines.add(String.join("|", fields));
-      }
-    }
-    return lines;
-  }
-
   private OperationSummary restore(RestoreFixture f, RestoreRequest request) throws Exception {
     OperationSummary summary = f.restore(request.withClusterSize(97));
     assertThat(summary.state()).as(summary.message()).isEqualTo(OperationState.COMPLETED);
@@ -214,7 +186,9 @@ class PointInTimeTest {
       assertThat(expected).hasSizeGreaterThan(300);
       try (RestoreFixture f = new RestoreFixture(dir.resolve("volume-" + t))) {
         restore(f, RestoreRequest.local(backup.toString()).withAsOf(Instant.ofEpochMilli(t)));
-        assertThat(restored(f)).as("as of %s", Instant.ofEpochMilli(t)).isEqualTo(expected);
+        assertThat(StoreContents.items(f))
+            .as("as of %s", Instant.ofEpochMilli(t))
+            .isEqualTo(expected);
         assertThat(
                 f.verify(
                         backup,
@@ -241,7 +215,7 @@ class PointInTimeTest {
           f,
           RestoreRequest.local(backup.toString())
               .withUndelete(Instant.ofEpochMilli(from), Instant.ofEpochMilli(to)));
-      assertThat(restored(f)).isEqualTo(expected);
+      assertThat(StoreContents.items(f)).isEqualTo(expected);
       assertThat(
               f.verify(
                       backup,

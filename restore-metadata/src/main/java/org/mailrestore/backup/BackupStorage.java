@@ -30,6 +30,15 @@ public interface BackupStorage extends AutoCloseable {
   /** Where the backup is, for messages (no secrets). */
   String describe();
 
+  /**
+   * What of an account's source could not be presented as items (a storage that builds the backup
+   * view from something else, such as a Maildir tree, reports the files it could not read here).
+   * Complete once the account's items have been read; empty for backups in format v1.
+   */
+  default List<SourceProblem> problems(String accountId) {
+    return List.of();
+  }
+
   @Override
   default void close() throws IOException {}
 }

@@ -3,6 +3,7 @@ package org.mailrestore.backup;
 import com.github.luben.zstd.ZstdOutputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -96,6 +97,17 @@ public final class BackupWriter implements AutoCloseable {
    */
   public boolean writeBlob(BlobDigest digest, byte[] content, BlobCompression compression)
       throws IOException {
+    return writeBlob(digest, new java.io.ByteArrayInputStream(content), compression);
+  }
+
+  /**
+   * Stores a blob streamed from {@code content} under its digest, once (the caller checks the
+   * digest; see {@link org.mailrestore.blob.VerifyingInputStream}).
+   *
+   * @return true when the blob was written, false when it was already present
+   */
+  public boolean writeBlob(BlobDigest digest, InputStream content, BlobCompression compression)
+      throws IOException {
     Path target = file(BackupLayout.BLOBS + "/" + BlobLayout.relativeName(digest, compression));
     if (Files.exists(target)) {
       return false;
@@ -105,7 +117,7 @@ public final class BackupWriter implements AutoCloseable {
         compression.compress(
             new BufferedOutputStream(
                 Files.newOutputStream(temp, StandardOpenOption.CREATE_NEW), 64 * 1024))) {
-      out.write(content);
+      content.transferTo(out);
     } catch (IOException e) {
       Files.deleteIfExists(temp);
       throw e;
@@ -137,6 +149,11 @@ public final class BackupWriter implements AutoCloseable {
   /** Writes the manifest, which marks the backup complete. */
   @Override
   public void close() throws IOException {
+    writeJson(BackupLayout.MANIFEST, manifestJson(manifest));
+  }
+
+  /** The manifest as {@code backup.json} holds it. */
+  public static tools.jackson.databind.node.ObjectNode manifestJson(BackupManifest manifest) {
     var node = Json.MAPPER.createObjectNode();
     node.put("format", manifest.format());
     node.put("version", manifest.version().toString());
@@ -147,7 +164,12 @@ public final class BackupWriter implements AutoCloseable {
     if (manifest.description() != null) {
       node.put("description", manifest.description());
     }
-    writeJson(BackupLayout.MANIFEST, node);
+    return node;
+  }
+
+  /** A packed item stream ({@code items.jsonl.zst}) written to any file. */
+  public static ItemSink packedItems(Path file) throws IOException {
+    return new PackedSink(file);
   }
 
   private static JsonGenerator generator(OutputStream out) {

@@ -121,38 +121,16 @@ public final class MailstoreReader {
             }
             try (PreparedStatement ps =
                 c.prepareStatement(
-                    "SELECT id, type, folder_id, uuid, date, size, flags, name, sender, subject,"
-                        + " color, view, blob_digest, volume_id, metadata FROM mail_item"
-                        + " WHERE mailbox_id = ? AND id IN ("
+                    "SELECT "
+                        + ITEM_COLUMNS
+                        + " FROM mail_item WHERE mailbox_id = ? AND id IN ("
                         + Sql.placeholders(chunk.size())
                         + ")")) {
               bindIds(ps, mailboxId, chunk);
               try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                  int id = rs.getInt(1);
-                  int color = rs.getInt(11);
-                  Integer colorValue = rs.wasNull() ? null : color;
-                  byte[] digest = rs.getBytes(13);
-                  int volume = rs.getInt(14);
-                  Integer volumeId = rs.wasNull() ? null : volume;
-                  ItemRow row =
-                      new ItemRow(
-                          id,
-                          rs.getInt(2),
-                          rs.getInt(3),
-                          rs.getString(4),
-                          rs.getLong(5),
-                          rs.getLong(6),
-                          rs.getInt(7),
-                          rs.getString(8),
-                          rs.getString(9),
-                          rs.getString(10),
-                          colorValue,
-                          rs.getString(12),
-                          digest == null ? null : BlobDigest.of(digest),
-                          volumeId,
-                          rs.getString(15));
-                  items.put(id, new StoredItem(row, tags.getOrDefault(id, List.of())));
+                  ItemRow row = itemRow(rs);
+                  items.put(row.id(), new StoredItem(row, tags.getOrDefault(row.id(), List.of())));
                 }
               }
             }
@@ -160,6 +138,63 @@ public final class MailstoreReader {
           return null;
         });
     return items;
+  }
+
+  private static final String ITEM_COLUMNS =
+      "id, type, folder_id, uuid, date, size, flags, name, sender, subject, color, view,"
+          + " blob_digest, volume_id, metadata";
+
+  private static ItemRow itemRow(ResultSet rs) throws SQLException {
+    int color = rs.getInt(11);
+    Integer colorValue = rs.wasNull() ? null : color;
+    byte[] digest = rs.getBytes(13);
+    int volume = rs.getInt(14);
+    Integer volumeId = rs.wasNull() ? null : volume;
+    return new ItemRow(
+        rs.getInt(1),
+        rs.getInt(2),
+        rs.getInt(3),
+        rs.getString(4),
+        rs.getLong(5),
+        rs.getLong(6),
+        rs.getInt(7),
+        rs.getString(8),
+        rs.getString(9),
+        rs.getString(10),
+        colorValue,
+        rs.getString(12),
+        digest == null ? null : BlobDigest.of(digest),
+        volumeId,
+        rs.getString(15));
+  }
+
+  /**
+   * A page of a mailbox's items of the given types (codes), in id order, after {@code afterId}: how
+   * an export walks a mailbox of any size.
+   */
+  public List<StoredItem> itemsAfter(
+      int mailboxId, int afterId, int limit, Collection<Integer> typeCodes) throws SQLException {
+    List<ItemRow> rows =
+        Sql.query(
+            dataSource,
+            "SELECT "
+                + ITEM_COLUMNS
+                + " FROM mail_item WHERE mailbox_id = ? AND id > ? AND type IN ("
+                + Sql.placeholders(typeCodes.size())
+                + ") ORDER BY id LIMIT ?",
+            MailstoreReader::itemRow,
+            params(mailboxId, afterId, typeCodes, limit));
+    Map<Integer, StoredItem> withTags = items(mailboxId, rows.stream().map(ItemRow::id).toList());
+    return rows.stream().map(r -> withTags.get(r.id())).toList();
+  }
+
+  private static Object[] params(int mailboxId, int afterId, Collection<Integer> codes, int limit) {
+    List<Object> params = new ArrayList<>();
+    params.add(mailboxId);
+    params.add(afterId);
+    params.addAll(codes);
+    params.add(limit);
+    return params.toArray();
   }
 
   private static void bindIds(PreparedStatement ps, int mailboxId, List<Integer> ids)

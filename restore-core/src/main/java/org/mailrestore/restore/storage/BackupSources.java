@@ -16,6 +16,8 @@ import org.mailrestore.blob.MeteredBlobSource;
 import org.mailrestore.blob.RetryingBlobSource;
 import org.mailrestore.blob.s3.S3BlobSource;
 import org.mailrestore.blob.s3.S3Location;
+import org.mailrestore.maildir.MaildirBackupStorage;
+import org.mailrestore.maildir.MaildirLayout;
 import org.mailrestore.restore.BackupOpener;
 import org.mailrestore.restore.BackupSource;
 
@@ -47,6 +49,13 @@ public final class BackupSources implements BackupOpener {
             new LocalBackupStorage(
                 dir, decorate(new LocalBlobSource(dir.resolve(BackupLayout.BLOBS)), "local")));
       }
+      case BackupSource.Maildir(String path, String domain, String layout) ->
+          BackupReader.open(
+              new MaildirBackupStorage(
+                  Path.of(path),
+                  domain,
+                  MaildirLayout.parse(layout),
+                  blobs -> decorate(blobs, "maildir")));
       case BackupSource.S3(String profile, String bucket, String prefix) -> {
         if (!profiles.has(profile)) {
           throw new IOException(

@@ -1,0 +1,174 @@
+package org.mailrestore.restore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.backup.Flags;
+import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.export.ExportReport;
+import org.mailrestore.export.MaildirExporter;
+import org.mailrestore.verify.Verifier;
+
+/**
+ * A Maildir++ user and a plain (Enron-like) user restored through the Maildir reader: folders,
+ * flags, headers, the system folders; then exported back to trees that hold the same files, byte
+ * for byte, under the same names.
+ */
+class MaildirRestoreAndExportTest {
+
+  @TempDir Path dir;
+
+  private static void write(Path file, String content) throws IOException {
+    Files.createDirectories(file.getParent());
+    Files.write(file, content.getBytes(StandardCharsets.ISO_8859_1));
+  }
+
+  private Path tree() throws IOException {
+    Path root = dir.resolve("mail");
+    Path anna = root.resolve("anna");
+    write(
+        anna.resolve("cur/1000.M1P1.host:2,S"),
+        "From: Bob <bob@example.org>\r\nSubject: =?UTF-8?B?SMOpbGxv?= world\r\n"
+            + "Date: Mon, 14 May 2001 16:39:00 -0700 (PDT)\r\n\r\nbody\n");
+    write(anna.resolve("cur/1001.M2P1.host:2,FR"), "Subject: flagged\n\nbody with\u0000NUL\n");
+    write(anna.resolve("new/1002.M3P1.host"), "Subject: caf\u00e9 in latin-1\n\nnew mail\n");
+    write(anna.resolve("tmp/1003.M4P1.host"), "half delivered");
+    write(anna.resolve("dovecot-uidlist"), "3 V1 N4\n");
+    write(anna.resolve(".Sent/cur/2000.M5P1.host:2,S"), "Subject: sent\n\nsent\n");
+    write(anna.resolve(".Work.Projects/cur/3000.M6P1.host:2,RS"), "Subject: deep\n\nproject\n");
+    Files.createDirectories(anna.resolve(".Empty/cur"));
+    Path ben = root.resolve("ben");
+    write(ben.resolve("inbox/1."), "Subject: one\n\n1\n");
+    write(ben.resolve("inbox/sub/2."), "Subject: two\n\n2\n");
+    write(ben.resolve("projects/3."), "no headers at all, just text\n");
+    write(ben.resolve("LICENSE"), "a file at the top of the tree\n");
+    Files.createDirectories(ben.resolve("empty_dir"));
+    Files.createSymbolicLink(ben.resolve("inbox/link."), ben.resolve("projects/3."));
+    Files.createDirectories(root.resolve("Bad Name"));
+    write(root.resolve("SHA256SUMS"), "not a user\n");
+    return root;
+  }
+
+  /** Every file under a directory, relative path to SHA-256, minus what a Maildir does not keep. */
+  static Map<String, String> files(Path root, boolean maildir) throws IOException {
+    Map<String, String> files = new TreeMap<>();
+    try (Stream<Path> walk = Files.walk(root)) {
+      for (Path p : walk.filter(Files::isRegularFile).toList()) {
+        String rel = root.relativize(p).toString();
+        boolean mail = !maildir || rel.matches("(.*/)?(cur|new)/[^/]+");
+        if (mail) {
+          files.put(rel, BlobDigest.ofContent(Files.readAllBytes(p)).hex());
+        }
+      }
+    }
+    return files;
+  }
+
+  static TreeSet<String> directories(Path root, boolean maildir) throws IOException {
+    TreeSet<String> dirs = new TreeSet<>();
+    try (Stream<Path> walk = Files.walk(root)) {
+      for (Path p : walk.filter(Files::isDirectory).toList()) {
+        String rel = root.relativize(p).toString();
+        if (!maildir || !rel.matches("(.*/)?(cur|new|tmp)")) {
+          dirs.add(rel);
+        }
+      }
+    }
+    return dirs;
+  }
+
+  @Test
+  void aMaildirTreeRestoresAndExportsBackByteForByte() throws Exception {
+    Path root = tree();
+    BackupSource source = new BackupSource.Maildir(root.toString(), "Example.org", "auto");
+    try (RestoreFixture f = new RestoreFixture(dir.resolve("volume"))) {
+      OperationSummary summary =
+          f.restore(new RestoreRequest(source, null, null, null, null, null, null, 0, 0, null));
+      // The symbolic link is reported, not followed; everything else is restored.
+      assertThat(summary.state()).as(summary.message()).isEqualTo(OperationState.PARTIAL);
+      assertThat(f.engine.operations().failures(summary.id(), 0, 10))
+          .singleElement()
+          .satisfies(failure -> {
+            assertThat(failure.reason()).isEqualTo("SOURCE_UNREADABLE");
+            assertThat(failure.location()).isEqualTo("inbox/link.");
+          });
+      assertThat(summary.counts().accounts()).isEqualTo(2);
+      // anna: 5 messages, folders Work, Projects, Empty; ben: 4 messages, folders sub, projects,
+      // empty_dir
+      assertThat(summary.counts().itemsRestored()).isEqualTo(5 + 3 + 4 + 3);
+
+      String anna =
+          "SELECT COUNT(*) FROM mail_item i"
+              + " JOIN mailbox m ON m.id = i.mailbox_id JOIN account a ON a.id = m.account_id"
+              + " LEFT JOIN mail_item f ON f.mailbox_id = i.mailbox_id AND f.id = i.folder_id"
+              + " WHERE a.name = 'anna@example.org' AND i.type = 5 AND i.subject = ";
+      assertThat(
+              f.count(
+                  anna
+                      + "'Héllo world' AND i.flags = 0 AND i.folder_id = 2"
+                      + " AND i.sender = 'Bob <bob@example.org>' AND i.date = 989883540000"))
+          .as("a seen message in the inbox, its subject decoded, its date parsed")
+          .isOne();
+      assertThat(
+              f.count(
+                  anna
+                      + "'flagged' AND i.flags = "
+                      + (Flags.UNREAD | Flags.FLAGGED | Flags.REPLIED)))
+          .isOne();
+      assertThat(f.count(anna + "'café in latin-1' AND i.flags = " + Flags.UNREAD))
+          .as("a message in new/ is unread; 8-bit headers read as Latin-1")
+          .isOne();
+      assertThat(f.count(anna + "'sent' AND i.folder_id = 5"))
+          .as(".Sent is the Sent folder")
+          .isOne();
+      assertThat(f.count(anna + "'deep' AND f.name = 'Projects'")).isOne();
+      assertThat(
+              f.count(
+                  "SELECT COUNT(*) FROM mail_item p JOIN mail_item c ON c.mailbox_id = p.mailbox_id"
+                      + " AND c.folder_id = p.id WHERE p.name = 'Work' AND c.name = 'Projects'"))
+          .as("the folder only named by .Work.Projects exists")
+          .isOne();
+      assertThat(
+              f.count(
+                  "SELECT COUNT(*) FROM mail_item i JOIN mailbox m ON m.id = i.mailbox_id"
+                      + " JOIN account a ON a.id = m.account_id WHERE a.name = 'ben@example.org'"
+                      + " AND i.type = 5 AND i.folder_id = 2"))
+          .as("ben's inbox/ and top-level files are in the Inbox")
+          .isEqualTo(2);
+      assertThat(f.verify(source, Verifier.Options.defaults()).differences()).isEmpty();
+
+      MaildirExporter exporter =
+          new MaildirExporter(f.database.dataSource(), f.volumes.openAll(f.database.dataSource()));
+      ExportReport annaOut = exporter.export("anna@example.org", dir.resolve("out/anna"));
+      ExportReport benOut = exporter.export("ben@example.org", dir.resolve("out/ben"));
+      assertThat(annaOut.problems()).isEmpty();
+      assertThat(benOut.problems()).isEmpty();
+      assertThat(annaOut.items()).isEqualTo(5);
+      assertThat(benOut.items()).isEqualTo(4);
+      assertThat(files(dir.resolve("out/anna"), true)).isEqualTo(files(root.resolve("anna"), true));
+      assertThat(directories(dir.resolve("out/anna"), true))
+          .isEqualTo(directories(root.resolve("anna"), true));
+      Map<String, String> benFiles = files(root.resolve("ben"), false);
+      benFiles.remove("inbox/link.");
+      assertThat(files(dir.resolve("out/ben"), false)).isEqualTo(benFiles);
+      assertThat(directories(dir.resolve("out/ben"), false))
+          .isEqualTo(directories(root.resolve("ben"), false));
+
+      OperationSummary again =
+          f.restore(new RestoreRequest(source, null, null, null, null, null, null, 0, 0, null));
+      assertThat(again.counts().itemsRestored()).isZero();
+      assertThat(again.counts().itemsSkipped()).isEqualTo(summary.counts().itemsRestored());
+      assertThat(List.of(again.state())).containsAnyOf(OperationState.PARTIAL);
+    }
+  }
+}
