@@ -1,6 +1,7 @@
 package org.mailrestore.backup;
 
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +26,9 @@ public final class ItemCodec {
 
   /** Longer string values are refused (they cannot be a name, subject or address). */
   public static final int MAX_STRING_LENGTH = 1 << 20;
+
+  /** The largest colour number (the mailstore keeps it in a SMALLINT). */
+  static final int MAX_COLOR = 32_767;
 
   static final JsonFactory JSON =
       JsonFactory.builder()
@@ -154,12 +158,22 @@ public final class ItemCodec {
         return bad;
       }
     }
-    if (type.hasBlob()) {
-      if (rev.digest() == null) {
-        return "a " + type.wireName() + " needs a blob digest";
-      }
-      if (rev.size() < 0) {
-        return "size must not be negative";
+    if (type.hasBlob() && rev.digest() == null) {
+      return "a " + type.wireName() + " needs a blob digest";
+    }
+    if (rev.size() < 0) {
+      return "size must not be negative";
+    }
+    if (rev.color() < -1 || rev.color() > MAX_COLOR) {
+      return "color " + rev.color() + " is not a colour number (0 to " + MAX_COLOR + ")";
+    }
+    if (rev.view() != null && (rev.view().length() > 16 || !rev.view().matches("[a-z-]+"))) {
+      return "view \"" + TextRules.printable(rev.view()) + "\" is not a view name";
+    }
+    if (!type.isContainer() && rev.name() != null) {
+      String badName = TextRules.checkText("name", rev.name(), TextRules.MAX_NAME_LENGTH);
+      if (badName != null) {
+        return badName;
       }
     }
     if (type == ItemType.MOUNTPOINT
@@ -191,6 +205,17 @@ public final class ItemCodec {
       if (bad == null) {
         bad =
             TextRules.checkText("attribute " + e.getKey(), e.getValue(), TextRules.MAX_ATTR_LENGTH);
+      }
+    }
+    if (bad == null && !rev.attrs().isEmpty()) {
+      int bytes = Json.fromMap(rev.attrs()).getBytes(StandardCharsets.UTF_8).length;
+      if (bytes > TextRules.MAX_ATTR_LENGTH) {
+        bad =
+            "the attributes take "
+                + bytes
+                + " bytes together (at most "
+                + TextRules.MAX_ATTR_LENGTH
+                + ")";
       }
     }
     return bad;
@@ -237,8 +262,11 @@ public final class ItemCodec {
       g.writeEndArray();
     }
     g.writeNumberProperty("date", rev.date());
-    if (rev.digest() != null) {
+    // A size without a blob is kept too (Zimbra gives folders the size of their contents).
+    if (rev.digest() != null || rev.size() != 0) {
       g.writeNumberProperty("size", rev.size());
+    }
+    if (rev.digest() != null) {
       g.writeStringProperty("digest", rev.digest().hex());
     }
     writeIfPresent(g, "sender", rev.sender());

@@ -136,6 +136,10 @@ class ItemCodecTest {
         "unknown flag|{\"id\":300,\"type\":\"contact\",\"revisions\":[{\"validFrom\":1,\"folder\":7,\"flags\":\"uZ\"}]}|unknown flag 'Z'",
         "out of order|{\"id\":300,\"type\":\"contact\",\"revisions\":[{\"validFrom\":5,\"folder\":7},{\"validFrom\":1,\"folder\":7}]}|not ordered",
         "mountpoint without target|{\"id\":300,\"type\":\"mountpoint\",\"revisions\":[{\"validFrom\":1,\"folder\":1,\"name\":\"m\"}]}|mount.owner",
+        "negative colour|{\"id\":300,\"type\":\"folder\",\"revisions\":[{\"validFrom\":1,\"folder\":1,\"name\":\"a\",\"color\":-4}]}|not a colour number",
+        "colour too large|{\"id\":300,\"type\":\"folder\",\"revisions\":[{\"validFrom\":1,\"folder\":1,\"name\":\"a\",\"color\":70000}]}|not a colour number",
+        "view too long|{\"id\":300,\"type\":\"folder\",\"revisions\":[{\"validFrom\":1,\"folder\":1,\"name\":\"a\",\"view\":\"appointmentsandmore\"}]}|not a view name",
+        "negative size|{\"id\":300,\"type\":\"folder\",\"revisions\":[{\"validFrom\":1,\"folder\":1,\"name\":\"a\",\"size\":-5}]}|must not be negative",
         "trailing data|{\"id\":300,\"type\":\"contact\",\"revisions\":[{\"validFrom\":1,\"folder\":7}]} {}|unexpected data",
       })
   void badRecordsFailWithAReason(String caseName, String json, String expected) {
