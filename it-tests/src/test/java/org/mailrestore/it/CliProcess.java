@@ -12,12 +12,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** The packaged CLI running as a process of its own, its output collected as it comes. */
 final class CliProcess {
-
-  private static final Pattern OPERATION = Pattern.compile("^operation ([0-9a-f-]{36})$");
 
   private final Process process;
   private final StringBuffer output = new StringBuffer();
@@ -35,7 +32,7 @@ final class CliProcess {
                   new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
               output.append(line).append('\n');
-              Matcher m = OPERATION.matcher(line);
+              Matcher m = Cli.OPERATION.matcher(line);
               if (m.matches()) {
                 operation.complete(m.group(1));
               }
@@ -51,7 +48,15 @@ final class CliProcess {
   }
 
   static CliProcess start(String dbPassword, List<String> args) {
+    return start(dbPassword, null, args);
+  }
+
+  /** With a maximum heap for the CLI's JVM (e.g. {@code 96m}); null for the default. */
+  static CliProcess start(String dbPassword, String maxHeap, List<String> args) {
     List<String> command = new ArrayList<>(Launcher.javaJar());
+    if (maxHeap != null) {
+      command.add(1, "-Xmx" + maxHeap);
+    }
     command.addAll(args);
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().put("MAILRESTORE_DB_PASSWORD", dbPassword);

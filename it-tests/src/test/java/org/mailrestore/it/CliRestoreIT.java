@@ -4,17 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mailrestore.backup.BackupReader;
-import org.mailrestore.backup.Item;
-import org.mailrestore.backup.ItemEntry;
-import org.mailrestore.backup.ItemStream;
-import org.mailrestore.backup.ItemType;
-import org.mailrestore.backup.LocalBackupStorage;
 import org.mailrestore.testkit.TestDatabase;
 import org.mailrestore.testkit.TestMariaDb;
 
@@ -38,18 +33,7 @@ class CliRestoreIT {
   }
 
   private String[] store(String... args) {
-    String[] common = {
-      "--jdbc-url",
-      database.jdbcUrl(),
-      "--db-user",
-      database.server().user(),
-      "--volume",
-      dir.resolve("volume").toString()
-    };
-    String[] all = new String[args.length + common.length];
-    System.arraycopy(args, 0, all, 0, args.length);
-    System.arraycopy(common, 0, all, args.length, common.length);
-    return all;
+    return Cli.args(List.of(args), Cli.store(database, dir.resolve("volume")));
   }
 
   @Test
@@ -117,7 +101,7 @@ class CliRestoreIT {
                 backup.toString(),
                 "--accounts-file",
                 list.toString()));
-    assertThat(empty.exitCode()).isEqualTo(3);
+    assertThat(empty.exitCode()).as("a usage error").isEqualTo(2);
     assertThat(empty.out()).doesNotContain("operation ");
   }
 
@@ -165,23 +149,14 @@ class CliRestoreIT {
     }
     byte[] bytes = Files.readAllBytes(itemFile);
     Files.write(itemFile, java.util.Arrays.copyOf(bytes, bytes.length / 2));
-    String digest = liveMessageDigest(backup);
-    Files.delete(backup.resolve("blobs/" + digest.substring(0, 2) + "/" + digest));
+    String digest = RestoreProcesses.deleteALiveMessagesBlob(backup);
 
     Cli.Result restored =
         Cli.run(
-            "restore",
-            "run",
-            "--backup",
-            backup.toString(),
-            "--jdbc-url",
-            database.jdbcUrl(),
-            "--db-user",
-            database.server().user(),
-            "--volume",
-            dir.resolve("volume-damaged").toString(),
-            "--volume-name",
-            "damaged");
+            Cli.args(
+                List.of(
+                    "restore", "run", "--backup", backup.toString(), "--volume-name", "damaged"),
+                Cli.store(database, dir.resolve("volume-damaged"))));
     assertThat(restored.exitCode()).as(restored.out()).isEqualTo(1);
     String itemName = itemFile.getFileName().toString();
     assertThat(restored.out())
@@ -191,22 +166,5 @@ class CliRestoreIT {
         .contains("item " + itemName.replace(".json", ""))
         .contains("BLOB_MISSING")
         .contains(digest);
-  }
-
-  /** The digest of a message that exists in the latest state (so the restore needs its blob). */
-  private static String liveMessageDigest(Path backup) throws java.io.IOException {
-    try (BackupReader reader = BackupReader.open(new LocalBackupStorage(backup))) {
-      for (String id : reader.accountIds()) {
-        try (ItemStream stream = reader.items(id, java.util.Set.of(ItemType.MESSAGE))) {
-          while (stream.hasNext()) {
-            if (stream.next() instanceof ItemEntry.Decoded(Item item, String location)
-                && item.latest().isPresent()) {
-              return item.latest().get().digest().hex();
-            }
-          }
-        }
-      }
-    }
-    throw new IllegalStateException("no live message in " + backup);
   }
 }

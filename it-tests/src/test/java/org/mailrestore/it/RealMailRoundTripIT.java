@@ -41,22 +41,12 @@ class RealMailRoundTripIT {
 
   private String[] store(String... args) {
     List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(
-        List.of(
-            "--jdbc-url",
-            database.jdbcUrl(),
-            "--db-user",
-            database.server().user(),
-            "--volume",
-            dir.resolve("volume").toString(),
-            "--volume-packed"));
-    return all.toArray(String[]::new);
+    all.add("--volume-packed");
+    return Cli.args(all, Cli.store(database, dir.resolve("volume")));
   }
 
   private String[] db(String... args) {
-    List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--jdbc-url", database.jdbcUrl(), "--db-user", database.server().user()));
-    return all.toArray(String[]::new);
+    return Cli.args(List.of(args), Cli.database(database));
   }
 
   /** Restores {@code users}' directories, verifies, exports each user into {@code out}. */

@@ -2,14 +2,27 @@ package org.mailrestore.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongPredicate;
+import org.mailrestore.backup.BackupLayout;
+import org.mailrestore.backup.BackupReader;
+import org.mailrestore.backup.Item;
+import org.mailrestore.backup.ItemEntry;
+import org.mailrestore.backup.ItemStream;
+import org.mailrestore.backup.ItemType;
+import org.mailrestore.backup.LocalBackupStorage;
+import org.mailrestore.blob.BlobCompression;
+import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.blob.BlobLayout;
 import org.mailrestore.testkit.TestDatabase;
 
 /** Restores of one backup into one test database, run as CLI processes: the crash tests' setup. */
@@ -42,25 +55,36 @@ final class RestoreProcesses {
     return backup;
   }
 
+  /**
+   * Deletes the blob of a message that exists in the latest state of a local backup (so a restore
+   * needs it and must report it missing); returns its digest.
+   */
+  static String deleteALiveMessagesBlob(Path backup) throws IOException {
+    try (BackupReader reader = BackupReader.open(new LocalBackupStorage(backup))) {
+      for (String id : reader.accountIds()) {
+        try (ItemStream stream = reader.items(id, Set.of(ItemType.MESSAGE))) {
+          while (stream.hasNext()) {
+            if (stream.next() instanceof ItemEntry.Decoded(Item item, String location)
+                && item.latest().isPresent()) {
+              BlobDigest digest = item.latest().get().digest();
+              Files.delete(
+                  backup
+                      .resolve(BackupLayout.BLOBS)
+                      .resolve(BlobLayout.relativeName(digest, BlobCompression.NONE)));
+              return digest.hex();
+            }
+          }
+        }
+      }
+    }
+    throw new IllegalStateException("no live message in " + backup);
+  }
+
   /** {@code restore run} arguments, with a short lease so that takeovers are quick. */
   List<String> restoreArgs(String... extra) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "restore",
-                "run",
-                "--backup",
-                backup.toString(),
-                "--jdbc-url",
-                database.jdbcUrl(),
-                "--db-user",
-                database.server().user(),
-                "--volume",
-                volume.toString(),
-                "--cluster-size",
-                "100",
-                "--lease-seconds",
-                "3"));
+    List<String> args = new ArrayList<>(List.of("restore", "run", "--backup", backup.toString()));
+    args.addAll(Cli.store(database, volume));
+    args.addAll(List.of("--cluster-size", "100", "--lease-seconds", "3"));
     args.addAll(List.of(extra));
     return args;
   }
@@ -74,16 +98,7 @@ final class RestoreProcesses {
   }
 
   Cli.Result verify() {
-    return Cli.run(
-        "verify",
-        "--backup",
-        backup.toString(),
-        "--jdbc-url",
-        database.jdbcUrl(),
-        "--db-user",
-        database.server().user(),
-        "--volume",
-        volume.toString());
+    return Cli.verify(backup, database, volume);
   }
 
   long count(String sql) throws Exception {

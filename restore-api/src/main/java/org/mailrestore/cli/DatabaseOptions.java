@@ -39,7 +39,7 @@ final class DatabaseOptions {
   /** A small pool, for commands that only read or flag operations. */
   HikariDataSource smallPool() throws IOException {
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(Mailstore.withOptions(jdbcUrl));
+    config.setJdbcUrl(org.mailrestore.mailstore.MailstoreSchema.jdbcUrl(jdbcUrl));
     config.setUsername(user);
     config.setPassword(password());
     config.setMaximumPoolSize(2);

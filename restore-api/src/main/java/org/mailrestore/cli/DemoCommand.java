@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.mailrestore.backup.BackupReader;
 import org.mailrestore.backup.generate.BackupGenerator;
+import org.mailrestore.embedded.EmbeddedMariaDb;
 import org.mailrestore.restore.BackupSource;
 import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.restore.RestoreEngine;

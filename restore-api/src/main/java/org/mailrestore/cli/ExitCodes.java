@@ -14,5 +14,17 @@ final class ExitCodes {
   /** The command could not do its job (unreadable backup, unreachable database...). */
   static final int FAILED = 3;
 
+  /** The service could not be reached. */
+  static final int UNREACHABLE = 4;
+
+  /** The service refused the credentials, or the role does not allow the call. */
+  static final int DENIED = 5;
+
+  /** No such operation. */
+  static final int NOT_FOUND = 6;
+
+  /** The operation is not in a state that allows the call (cancel an ended one...). */
+  static final int CONFLICT = 7;
+
   private ExitCodes() {}
 }

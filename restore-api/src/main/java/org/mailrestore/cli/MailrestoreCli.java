@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
       RestoreCommand.class,
       VerifyCommand.class,
       ExportCommand.class,
+      ServeCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class MailrestoreCli implements Runnable {
@@ -27,15 +28,24 @@ public final class MailrestoreCli implements Runnable {
   }
 
   public static void main(String[] args) {
-    System.exit(execute(args));
+    int code = execute(args);
+    if (code != RUNS_ON) {
+      System.exit(code);
+    }
   }
+
+  /** What a command returns that keeps running after main returns (the service). */
+  static final int RUNS_ON = Integer.MIN_VALUE;
 
   /** Runs the command line and returns its exit code. */
   public static int execute(String... args) {
     return new CommandLine(new MailrestoreCli())
         .setExecutionExceptionHandler((e, commandLine, parseResult) -> {
           commandLine.getErr().println("mailrestore: " + e.getMessage());
-          return ExitCodes.FAILED;
+          if (e instanceof ApiClient.ApiException api) {
+            return api.exitCode();
+          }
+          return e instanceof IllegalArgumentException ? ExitCodes.USAGE : ExitCodes.FAILED;
         })
         .execute(args);
   }

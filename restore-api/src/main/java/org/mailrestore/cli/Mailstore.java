@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import org.mailrestore.mailstore.MailstoreSchema;
 import org.mailrestore.restore.Concurrency;
@@ -27,9 +29,6 @@ import org.mailrestore.verify.Verifier;
  */
 final class Mailstore implements AutoCloseable {
 
-  /** Connection options the mailstore relies on: the bulk insert path for batches. */
-  static final String JDBC_OPTIONS = "useBulkStmtsForInserts=true";
-
   final HikariDataSource dataSource;
   final RestoreTarget target;
   final RestoreMetrics metrics;
@@ -37,6 +36,7 @@ final class Mailstore implements AutoCloseable {
   final BackupSources sources;
   final Volumes volumes;
   private final Concurrency concurrency;
+  private final List<RestoreEngine> engines = new ArrayList<>();
 
   Mailstore(String jdbcUrl, String user, String password, VolumeSpec volume)
       throws SQLException, IOException {
@@ -57,7 +57,7 @@ final class Mailstore implements AutoCloseable {
       throws SQLException, IOException {
     this.concurrency = concurrency;
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(withOptions(jdbcUrl));
+    config.setJdbcUrl(MailstoreSchema.jdbcUrl(jdbcUrl));
     config.setUsername(user);
     config.setPassword(password);
     config.setMaximumPoolSize(concurrency.databaseConnections());
@@ -78,13 +78,6 @@ final class Mailstore implements AutoCloseable {
     }
   }
 
-  static String withOptions(String url) {
-    if (url.contains("useBulkStmtsForInserts")) {
-      return url;
-    }
-    return url + (url.contains("?") ? "&" : "?") + JDBC_OPTIONS;
-  }
-
   RestoreEngine engine() {
     return engine(RestoreEngine.DEFAULT_LEASE_SECONDS);
   }
@@ -94,14 +87,17 @@ final class Mailstore implements AutoCloseable {
    *     resumed run waits at most that long for the accounts of a process that died
    */
   RestoreEngine engine(int leaseSeconds) {
-    return new RestoreEngine(
-        new OperationStore(dataSource),
-        target,
-        sources,
-        metrics,
-        "cli-" + UUID.randomUUID().toString().substring(0, 8),
-        leaseSeconds,
-        concurrency);
+    RestoreEngine engine =
+        new RestoreEngine(
+            new OperationStore(dataSource),
+            target,
+            sources,
+            metrics,
+            "cli-" + UUID.randomUUID().toString().substring(0, 8),
+            leaseSeconds,
+            concurrency);
+    engines.add(engine);
+    return engine;
   }
 
   Verifier verifier() throws SQLException, IOException {
@@ -110,6 +106,8 @@ final class Mailstore implements AutoCloseable {
 
   @Override
   public void close() {
+    // The engines' heartbeats stop before the pool they use closes.
+    engines.forEach(RestoreEngine::close);
     profiles.close();
     if (dataSource != null) {
       dataSource.close();

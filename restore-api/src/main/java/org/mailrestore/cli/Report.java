@@ -71,6 +71,32 @@ final class Report {
     }
   }
 
+  /** An operation as the service shows it. */
+  static void view(PrintStream out, org.mailrestore.server.api.OperationView v) {
+    operation(out, summary(v));
+  }
+
+  static void viewLine(PrintStream out, org.mailrestore.server.api.OperationView v) {
+    operationLine(out, summary(v));
+  }
+
+  private static OperationSummary summary(org.mailrestore.server.api.OperationView v) {
+    return new OperationSummary(
+        v.id(),
+        v.state(),
+        v.phase(),
+        v.source(),
+        v.request(),
+        v.createdAt(),
+        v.startedAt(),
+        v.finishedAt(),
+        v.phases().provisioningMs(),
+        v.phases().dataMs(),
+        v.phases().sharesMs(),
+        v.message(),
+        v.counts());
+  }
+
   /** One line per operation, for lists. */
   static void operationLine(PrintStream out, OperationSummary s) {
     OperationSummary.Counts c = s.counts();
@@ -88,11 +114,16 @@ final class Report {
 
   /** The accounts of an operation: how many in each state, then those not finished. */
   static void accounts(PrintStream out, List<AccountProgress> accounts) {
+    accounts(out, accounts, false);
+  }
+
+  /** The accounts of an operation: how many in each state, then each (or those not finished). */
+  static void accounts(PrintStream out, List<AccountProgress> accounts, boolean all) {
     Map<AccountState, Long> byState = new EnumMap<>(AccountState.class);
     accounts.forEach(a -> byState.merge(a.state(), 1L, Long::sum));
     out.printf("  by state    %s%n", byState.isEmpty() ? "-" : byState);
     for (AccountProgress a : accounts) {
-      if (a.finishedAt() == null || a.error() != null) {
+      if (all || a.finishedAt() == null || a.error() != null) {
         out.printf(
             "    %-40s %-11s %s restored%s%s%n",
             a.accountName(),

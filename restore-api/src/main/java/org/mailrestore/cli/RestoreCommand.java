@@ -1,13 +1,9 @@
 package org.mailrestore.cli;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
-import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.concurrent.Callable;
 import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.OperationState;
-import org.mailrestore.restore.OperationStore;
 import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.restore.RestoreEngine;
 import picocli.CommandLine.Command;
@@ -18,11 +14,20 @@ import picocli.CommandLine.Option;
 @Command(
     name = "restore",
     mixinStandardHelpOptions = true,
-    description = "Run restores.",
+    description = {
+      "Restores. 'run' restores in this process, against the database directly; the other"
+          + " commands talk to a running service (mailrestore serve) over its REST API."
+    },
     subcommands = {
       RestoreCommand.Run.class,
-      RestoreCommand.Status.class,
-      RestoreCommand.Cancel.class
+      RestoreApiCommands.Start.class,
+      RestoreApiCommands.Watch.class,
+      RestoreApiCommands.Status.class,
+      RestoreApiCommands.ListOperations.class,
+      RestoreApiCommands.Accounts.class,
+      RestoreApiCommands.Failures.class,
+      RestoreApiCommands.Cancel.class,
+      RestoreApiCommands.Resume.class
     })
 final class RestoreCommand {
 
@@ -97,81 +102,6 @@ final class RestoreCommand {
           }
           return exitCode(summary.state());
         }
-      }
-    }
-  }
-
-  @Command(
-      name = "status",
-      mixinStandardHelpOptions = true,
-      description =
-          "Show the recent operations, or one operation with its accounts and failures; works"
-              + " while a restore runs (in this or another process).")
-  static final class Status implements Callable<Integer> {
-    @Option(names = "--operation", description = "The operation to show; default: list them")
-    String operation;
-
-    @Option(
-        names = "--limit",
-        defaultValue = "20",
-        description = "How many operations, or failures, to list (default: ${DEFAULT-VALUE})")
-    int limit;
-
-    @Mixin DatabaseOptions database;
-
-    @Override
-    public Integer call() throws Exception {
-      try (HikariDataSource ds = database.smallPool()) {
-        OperationStore operations = new OperationStore(ds);
-        if (operation == null) {
-          List<String> ids = operations.list(null, 0, limit);
-          if (ids.isEmpty()) {
-            System.out.println("no operations");
-          }
-          for (String id : ids) {
-            Report.operationLine(System.out, operations.find(id).orElseThrow());
-          }
-          return ExitCodes.OK;
-        }
-        OperationSummary summary =
-            operations
-                .find(operation)
-                .orElseThrow(() -> new NoSuchElementException("no operation " + operation));
-        Report.operation(System.out, summary);
-        Report.accounts(System.out, operations.accounts(operation));
-        long failures = summary.counts().errors() + summary.counts().warnings();
-        if (failures > 0) {
-          Report.failures(System.out, operations.failures(operation, 0, limit), failures);
-        }
-        return ExitCodes.OK;
-      }
-    }
-  }
-
-  @Command(
-      name = "cancel",
-      mixinStandardHelpOptions = true,
-      description =
-          "Cancel an operation: the processes running it stop starting clusters within a few"
-              + " seconds, commit the ones in flight and end it CANCELLED; resume it later with"
-              + " restore run --operation.")
-  static final class Cancel implements Callable<Integer> {
-    @Option(names = "--operation", required = true, description = "The operation to cancel")
-    String operation;
-
-    @Mixin DatabaseOptions database;
-
-    @Override
-    public Integer call() throws Exception {
-      try (HikariDataSource ds = database.smallPool()) {
-        boolean atOnce = new OperationStore(ds).cancel(operation);
-        System.out.println(
-            atOnce
-                ? "operation " + operation + " cancelled (nothing was running it)"
-                : "operation "
-                    + operation
-                    + ": cancel requested; the processes running it stop at their next heartbeat");
-        return ExitCodes.OK;
       }
     }
   }

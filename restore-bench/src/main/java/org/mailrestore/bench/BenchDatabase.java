@@ -47,7 +47,7 @@ final class BenchDatabase implements AutoCloseable {
     if (!base.endsWith("/")) {
       base = base + "/";
     }
-    return base + name + "?useBulkStmtsForInserts=true";
+    return org.mailrestore.mailstore.MailstoreSchema.jdbcUrl(base + name);
   }
 
   private void execute(String sql) throws SQLException {

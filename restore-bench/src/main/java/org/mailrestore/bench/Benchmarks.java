@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
       WriterCommand.class,
       BlobsCommand.class,
       RestoreCommand.class,
+      S3RestoreCommand.class,
       RestoreChildCommand.class,
       CommandLine.HelpCommand.class
     })

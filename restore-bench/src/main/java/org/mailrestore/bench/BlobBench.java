@@ -34,7 +34,7 @@ import org.mailrestore.blob.s3.S3Clients;
 import org.mailrestore.blob.s3.S3Location;
 import org.mailrestore.blob.s3.S3PackStore;
 import org.mailrestore.blob.s3.S3Settings;
-import org.mailrestore.testkit.LatencyProxy;
+import org.mailrestore.testkit.FaultProxy;
 import org.mailrestore.testkit.S3Server;
 import org.mailrestore.testkit.TestS3;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -284,7 +284,8 @@ final class BlobBench {
     S3Server server = TestS3.server();
     report.context("S3 server", server.toString());
     report.context("added latency per S3 request", p.latency().toMillis() + " ms");
-    try (LatencyProxy proxy = LatencyProxy.start(server.endpoint(), p.latency())) {
+    try (FaultProxy proxy =
+        FaultProxy.start(server.endpoint(), FaultProxy.Faults.latencyOnly(p.latency()))) {
       int maxBound = p.bounds().stream().mapToInt(Integer::intValue).max().orElse(1);
       S3Settings settings =
           S3Settings.of(proxy.endpoint(), server.region(), server.accessKey(), server.secretKey())

@@ -262,8 +262,6 @@ final class RestoreBench {
 
   private RestoreRun.Result restoreInChild(BenchDatabase db, Path backup)
       throws IOException, InterruptedException, SQLException {
-    Path params = p.workDir().resolve("restore-params.json");
-    Path result = p.workDir().resolve("restore-result.json");
     RestoreRun.Params child =
         new RestoreRun.Params(
             db.jdbcUrl(),
@@ -275,26 +273,8 @@ final class RestoreBench {
             p.clusterSize(),
             p.accountsAtOnce(),
             p.clustersPerAccount(),
-            p.blobTransfers());
-    Files.writeString(params, org.mailrestore.backup.Json.MAPPER.writeValueAsString(child));
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    List<String> command =
-        List.of(
-            java.toString(),
-            "-Xmx" + p.childHeap(),
-            "--enable-native-access=ALL-UNNAMED",
-            // The benchmark jar this JVM was started from (java -jar sets the class path to it).
-            "-jar",
-            System.getProperty("java.class.path"),
-            "restore-child",
-            params.toString(),
-            result.toString());
-    Process process = new ProcessBuilder(command).inheritIO().start();
-    int exit = process.waitFor();
-    if (exit != 0) {
-      throw new IllegalStateException("the restore JVM failed with exit code " + exit);
-    }
-    return org.mailrestore.backup.Json.MAPPER.readValue(
-        Files.readString(result), RestoreRun.Result.class);
+            p.blobTransfers(),
+            null);
+    return RestoreRun.inChild(child, p.childHeap(), p.workDir());
   }
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.storage.VolumeSpec;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(
@@ -72,15 +73,7 @@ final class RestoreCommand implements Callable<Integer> {
               + " runs without generating again")
   Path backup;
 
-  @Option(
-      names = "--jdbc-url",
-      defaultValue = "jdbc:mariadb://127.0.0.1:3306/",
-      description =
-          "The MariaDB server; databases of the benchmark's own are created and dropped (default: ${DEFAULT-VALUE})")
-  String url;
-
-  @Option(names = "--db-user", defaultValue = "root", description = "(default: ${DEFAULT-VALUE})")
-  String user;
+  @Mixin ServerOptions mariadb;
 
   @Option(names = "--json", description = "Also write the results to this file")
   Path json;
@@ -99,9 +92,9 @@ final class RestoreCommand implements Callable<Integer> {
       RestoreBench.Outcome o =
           new RestoreBench(
                   new RestoreBench.Params(
-                      url,
-                      user,
-                      System.getenv().getOrDefault("MAILRESTORE_DB_PASSWORD", ""),
+                      mariadb.url,
+                      mariadb.user,
+                      mariadb.password(),
                       accounts,
                       items,
                       clusterSize,

@@ -4,15 +4,21 @@ import com.sun.management.OperatingSystemMXBean;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.mailrestore.backup.Json;
 import org.mailrestore.blob.BlobCompression;
+import org.mailrestore.blob.s3.S3Location;
+import org.mailrestore.blob.s3.S3Settings;
+import org.mailrestore.restore.BackupSource;
 import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.OperationStore;
 import org.mailrestore.restore.OperationSummary;
@@ -32,7 +38,12 @@ import org.mailrestore.restore.storage.Volumes;
  */
 public final class RestoreRun {
 
-  /** What the parent asks for. */
+  /**
+   * What the parent asks for.
+   *
+   * @param backup a directory, or s3://bucket/prefix on {@code s3}
+   * @param s3 the S3 endpoint of an s3:// backup; null for a local one
+   */
   record Params(
       String jdbcUrl,
       String user,
@@ -43,7 +54,11 @@ public final class RestoreRun {
       int clusterSize,
       int accounts,
       int clustersPerAccount,
-      int blobTransfers) {}
+      int blobTransfers,
+      S3Endpoint s3) {}
+
+  /** An S3 endpoint and its keys. */
+  record S3Endpoint(String endpoint, String region, String accessKey, String secretKey) {}
 
   /** What the child measured. */
   record Result(
@@ -94,7 +109,7 @@ public final class RestoreRun {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     OperationSummary summary;
     try (HikariDataSource ds = new HikariDataSource(config);
-        S3Profiles profiles = new S3Profiles(Map.of(), registry)) {
+        S3Profiles profiles = new S3Profiles(profiles(p), registry)) {
       org.mailrestore.mailstore.MailstoreSchema.migrate(ds);
       BackupSources sources = new BackupSources(profiles, StorageLimits.DEFAULT, registry);
       Volumes volumes = new Volumes(profiles, StorageLimits.DEFAULT, registry);
@@ -110,6 +125,10 @@ public final class RestoreRun {
               RestoreEngine.DEFAULT_LEASE_SECONDS,
               concurrency)) {
         RestoreRequest request = RestoreRequest.local(p.backup()).withClusterSize(p.clusterSize());
+        if (p.s3() != null) {
+          S3Location at = Volumes.parseS3(p.backup());
+          request = request.withSource(new BackupSource.S3(S3_PROFILE, at.bucket(), at.prefix()));
+        }
         summary = engine.run(engine.submit(request, null));
       }
     }
@@ -140,6 +159,48 @@ public final class RestoreRun {
             cpu,
             wall);
     Files.writeString(Path.of(args[1]), Json.MAPPER.writeValueAsString(result));
+  }
+
+  /**
+   * Runs a restore in a JVM of its own with the given heap, from the benchmark jar this JVM was
+   * started from, and returns what it measured.
+   */
+  static Result inChild(Params params, String heap, Path workDir)
+      throws IOException, InterruptedException {
+    Path paramsFile = workDir.resolve("restore-params.json");
+    Path resultFile = workDir.resolve("restore-result.json");
+    Files.writeString(paramsFile, Json.MAPPER.writeValueAsString(params));
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    List<String> command =
+        List.of(
+            java.toString(),
+            "-Xmx" + heap,
+            "--enable-native-access=ALL-UNNAMED",
+            // java -jar sets the class path to the benchmark jar
+            "-jar",
+            System.getProperty("java.class.path"),
+            "restore-child",
+            paramsFile.toString(),
+            resultFile.toString());
+    Process process = new ProcessBuilder(command).inheritIO().start();
+    int exit = process.waitFor();
+    if (exit != 0) {
+      throw new IllegalStateException("the restore JVM failed with exit code " + exit);
+    }
+    return Json.MAPPER.readValue(Files.readString(resultFile), Result.class);
+  }
+
+  private static final String S3_PROFILE = "bench";
+
+  private static Map<String, S3Settings> profiles(Params p) {
+    if (p.s3() == null) {
+      return Map.of();
+    }
+    S3Endpoint e = p.s3();
+    return Map.of(
+        S3_PROFILE,
+        S3Settings.of(URI.create(e.endpoint()), e.region(), e.accessKey(), e.secretKey())
+            .withMaxConnections(p.blobTransfers() + 8));
   }
 
   private static long orZero(Long value) {

@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(
@@ -38,15 +39,7 @@ final class WriterCommand implements Callable<Integer> {
       description = "Items written one commit each, for comparison (default: ${DEFAULT-VALUE})")
   int naiveSample;
 
-  @Option(
-      names = "--jdbc-url",
-      defaultValue = "jdbc:mariadb://127.0.0.1:3306/",
-      description =
-          "The MariaDB server; databases of the benchmark's own are created and dropped (default: ${DEFAULT-VALUE})")
-  String url;
-
-  @Option(names = "--db-user", defaultValue = "root", description = "(default: ${DEFAULT-VALUE})")
-  String user;
+  @Mixin ServerOptions mariadb;
 
   @Option(names = "--json", description = "Also write the results to this file")
   Path json;
@@ -58,9 +51,9 @@ final class WriterCommand implements Callable<Integer> {
       WriterBench.Report r =
           new WriterBench(
                   new WriterBench.Params(
-                      url,
-                      user,
-                      System.getenv().getOrDefault("MAILRESTORE_DB_PASSWORD", ""),
+                      mariadb.url,
+                      mariadb.user,
+                      mariadb.password(),
                       items,
                       accounts,
                       clusterSize,

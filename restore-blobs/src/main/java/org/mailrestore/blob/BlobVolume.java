@@ -35,6 +35,14 @@ public interface BlobVolume extends AutoCloseable {
   /** A short description for logs and messages, without secrets. */
   String describe();
 
+  /**
+   * Checks that the volume can be written now (a directory that exists and is writable, a bucket
+   * that answers), without writing a blob: what a readiness probe asks.
+   *
+   * @throws IOException saying what is wrong
+   */
+  void check() throws IOException;
+
   @Override
   default void close() throws IOException {}
 }

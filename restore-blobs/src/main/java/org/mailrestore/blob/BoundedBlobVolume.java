@@ -37,6 +37,11 @@ public final class BoundedBlobVolume implements BlobVolume {
   }
 
   @Override
+  public void check() throws IOException {
+    delegate.check();
+  }
+
+  @Override
   public String describe() {
     return delegate.describe();
   }

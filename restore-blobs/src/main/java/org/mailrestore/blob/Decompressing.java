@@ -3,6 +3,7 @@ package org.mailrestore.blob;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Locale;
+import java.util.function.Function;
 
 /** Opens the decompressing view of a stored blob, with errors that name it. */
 public final class Decompressing {
@@ -17,19 +18,29 @@ public final class Decompressing {
       throws IOException {
     // Read errors of the stored bytes (a reset connection) stay I/O errors, which can be retried;
     // only what the decompressor itself rejects is a corrupt blob.
-    InputStream stored = new ReadErrors(raw, where);
+    InputStream stored =
+        new TranslatedErrors(
+            raw,
+            e ->
+                new BlobException(
+                    BlobException.Reason.IO_ERROR,
+                    "reading " + where + " failed: " + e.getMessage(),
+                    e));
+    Function<IOException, BlobException> corrupt =
+        e ->
+            new BlobException(
+                BlobException.Reason.CORRUPT_COMPRESSION,
+                where
+                    + " is not a valid "
+                    + compression.name().toLowerCase(Locale.ROOT)
+                    + " stream: "
+                    + e.getMessage(),
+                e);
     try {
-      return new DecompressionErrors(compression.decompress(stored), compression, where);
+      return new TranslatedErrors(compression.decompress(stored), corrupt);
     } catch (IOException e) {
       raw.close();
-      throw new BlobException(
-          BlobException.Reason.CORRUPT_COMPRESSION,
-          where
-              + " is not a valid "
-              + compression.name().toLowerCase(Locale.ROOT)
-              + " stream: "
-              + e.getMessage(),
-          e);
+      throw corrupt.apply(e);
     }
   }
 }

@@ -131,6 +131,14 @@ public final class LocalBlobVolume implements BlobVolume {
   }
 
   @Override
+  public void check() throws IOException {
+    Files.createDirectories(root);
+    if (!Files.isWritable(root)) {
+      throw new IOException(root + " is not writable");
+    }
+  }
+
+  @Override
   public String describe() {
     return "local volume "
         + root

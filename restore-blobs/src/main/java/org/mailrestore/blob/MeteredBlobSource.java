@@ -1,13 +1,13 @@
 package org.mailrestore.blob;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Meters a source: reads (open to close) by outcome, bytes read, reads in flight. Tags: the
@@ -19,7 +19,7 @@ public final class MeteredBlobSource implements BlobSource {
   private final Timer ok;
   private final Timer failed;
   private final Counter bytes;
-  private final AtomicInteger active = new AtomicInteger();
+  private final LongTaskTimer active;
 
   public MeteredBlobSource(BlobSource delegate, MeterRegistry registry, String kind) {
     this.delegate = delegate;
@@ -31,10 +31,12 @@ public final class MeteredBlobSource implements BlobSource {
             .baseUnit(BaseUnits.BYTES)
             .tag("kind", kind)
             .register(registry);
-    registry.gauge(
-        "mailrestore.blob.reads.active",
-        io.micrometer.core.instrument.Tags.of("kind", kind),
-        active);
+    // A long task timer, not a gauge: every source of a kind shares it, whatever opened it.
+    this.active =
+        LongTaskTimer.builder("mailrestore.blob.reads.active")
+            .description("Blob reads in flight")
+            .tag("kind", kind)
+            .register(registry);
   }
 
   private static Timer timer(MeterRegistry registry, String kind, String outcome) {
@@ -49,12 +51,12 @@ public final class MeteredBlobSource implements BlobSource {
   @Override
   public InputStream open(BlobDigest digest) throws IOException {
     long started = System.nanoTime();
-    active.incrementAndGet();
+    LongTaskTimer.Sample inFlight = active.start();
     InputStream in;
     try {
       in = delegate.open(digest);
     } catch (IOException | RuntimeException e) {
-      active.decrementAndGet();
+      inFlight.stop();
       failed.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
       throw e;
     }
@@ -97,7 +99,7 @@ public final class MeteredBlobSource implements BlobSource {
         } finally {
           if (!closed) {
             closed = true;
-            active.decrementAndGet();
+            inFlight.stop();
             (failure ? failed : ok)
                 .record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
           }

@@ -1,13 +1,12 @@
 package org.mailrestore.blob;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Meters a volume: writes by outcome, raw and stored bytes, writes in flight, syncs. Tags: the
@@ -21,7 +20,7 @@ public final class MeteredBlobVolume implements BlobVolume {
   private final Timer syncs;
   private final Counter rawBytes;
   private final Counter storedBytes;
-  private final AtomicInteger active = new AtomicInteger();
+  private final LongTaskTimer active;
 
   public MeteredBlobVolume(BlobVolume delegate, MeterRegistry registry, String kind) {
     this.delegate = delegate;
@@ -45,7 +44,12 @@ public final class MeteredBlobVolume implements BlobVolume {
             .baseUnit(BaseUnits.BYTES)
             .tag("kind", kind)
             .register(registry);
-    registry.gauge("mailrestore.blob.writes.active", Tags.of("kind", kind), active);
+    // A long task timer, not a gauge: every volume of a kind shares it, whatever opened it.
+    this.active =
+        LongTaskTimer.builder("mailrestore.blob.writes.active")
+            .description("Blob writes in flight")
+            .tag("kind", kind)
+            .register(registry);
   }
 
   private static Timer writes(MeterRegistry registry, String kind, String outcome) {
@@ -61,7 +65,7 @@ public final class MeteredBlobVolume implements BlobVolume {
   public StoredBlob write(BlobDigest digest, long sizeHint, InputStream content)
       throws IOException {
     long started = System.nanoTime();
-    active.incrementAndGet();
+    LongTaskTimer.Sample inFlight = active.start();
     try {
       StoredBlob stored = delegate.write(digest, sizeHint, content);
       ok.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
@@ -72,7 +76,7 @@ public final class MeteredBlobVolume implements BlobVolume {
       failed.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
       throw e;
     } finally {
-      active.decrementAndGet();
+      inFlight.stop();
     }
   }
 
@@ -89,6 +93,11 @@ public final class MeteredBlobVolume implements BlobVolume {
     } finally {
       syncs.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
     }
+  }
+
+  @Override
+  public void check() throws IOException {
+    delegate.check();
   }
 
   @Override

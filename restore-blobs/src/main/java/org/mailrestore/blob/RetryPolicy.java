@@ -27,10 +27,17 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration max
     return Duration.ofMillis(ThreadLocalRandom.current().nextLong(bound / 2, bound + 1));
   }
 
-  /** Failures worth retrying: I/O errors, not missing or damaged blobs. */
+  /**
+   * Failures worth retrying: I/O errors, not missing or damaged blobs, nor files that are missing
+   * or refused (a {@link java.nio.file.FileSystemException} names a file that will not change).
+   */
   public static boolean isTransient(Throwable e) {
     if (e instanceof BlobException b) {
       return b.reason() == BlobException.Reason.IO_ERROR;
+    }
+    if (e instanceof java.nio.file.FileSystemException
+        || e instanceof java.io.FileNotFoundException) {
+      return false;
     }
     return e instanceof java.io.IOException || e instanceof java.io.UncheckedIOException;
   }

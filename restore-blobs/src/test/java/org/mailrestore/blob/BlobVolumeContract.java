@@ -92,6 +92,13 @@ public abstract class BlobVolumeContract {
   }
 
   @Test
+  void aReachableVolumePassesItsCheck() throws IOException {
+    try (BlobVolume volume = volume()) {
+      volume.check();
+    }
+  }
+
+  @Test
   void aWrongSizeHintStillStoresTheBytesAsTheyAre() throws IOException {
     try (BlobVolume volume = volume()) {
       for (int[] sizes : new int[][] {{20_000, 100}, {100, 20_000}, {1000, 200_000}}) {

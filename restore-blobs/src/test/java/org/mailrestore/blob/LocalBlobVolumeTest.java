@@ -63,4 +63,12 @@ class LocalBlobVolumeTest {
       return names(root.resolve("volume"), false);
     }
   }
+
+  @org.junit.jupiter.api.Test
+  void aVolumeWhoseDirectoryCannotBeCreatedFailsItsCheck(@TempDir Path dir) throws IOException {
+    Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
+    BlobVolume volume = new LocalBlobVolume(file.resolve("volume"));
+    org.assertj.core.api.Assertions.assertThatThrownBy(volume::check)
+        .isInstanceOf(IOException.class);
+  }
 }

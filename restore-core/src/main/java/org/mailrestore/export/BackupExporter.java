@@ -97,12 +97,7 @@ public final class BackupExporter {
               });
           source.forEach(
               mailbox,
-              EnumSet.of(
-                  ItemType.MESSAGE,
-                  ItemType.CONTACT,
-                  ItemType.DOCUMENT,
-                  ItemType.APPOINTMENT,
-                  ItemType.TASK),
+              ItemType.contents(),
               (page, blobs) -> {
                 for (StoredItem item : page) {
                   ItemRow row = item.row();

@@ -59,12 +59,7 @@ public final class MaildirExporter {
     long[] counts = new long[3]; // messages, bytes, skipped
     source.forEach(
         mailbox,
-        EnumSet.of(
-            ItemType.MESSAGE,
-            ItemType.CONTACT,
-            ItemType.DOCUMENT,
-            ItemType.APPOINTMENT,
-            ItemType.TASK),
+        ItemType.contents(),
         (page, blobs) -> {
           for (StoredItem item : page) {
             ItemRow row = item.row();

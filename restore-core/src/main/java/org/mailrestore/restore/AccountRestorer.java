@@ -36,6 +36,7 @@ import org.mailrestore.mailstore.ItemRow;
 import org.mailrestore.mailstore.LeaseLostException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Phase 2 for one account. Two passes over the account's item stream: the first collects the
@@ -45,10 +46,6 @@ import org.slf4j.LoggerFactory;
  * map says are restored.
  */
 final class AccountRestorer {
-
-  static final Set<ItemType> CONTAINER_TYPES =
-      EnumSet.of(ItemType.FOLDER, ItemType.SEARCH_FOLDER, ItemType.MOUNTPOINT, ItemType.TAG);
-  static final Set<ItemType> CONTENT_TYPES = EnumSet.complementOf(EnumSet.copyOf(CONTAINER_TYPES));
 
   /** A cluster also ends when its items declare this many blob bytes. */
   static final long MAX_CLUSTER_BYTES = 64L << 20;
@@ -84,6 +81,12 @@ final class AccountRestorer {
    * stopped before the end or when the account's lease was lost to another instance.
    */
   Optional<AccountState> restore() throws SQLException {
+    try (var logContext = MDC.putCloseable("account", account.accountName())) {
+      return restoreClaimed();
+    }
+  }
+
+  private Optional<AccountState> restoreClaimed() throws SQLException {
     ctx.metrics().accountStarted();
     try {
       AccountState state =
@@ -188,7 +191,7 @@ final class AccountRestorer {
     Map<Integer, String> locations = new HashMap<>();
     List<TagDef> tagDefs = new ArrayList<>();
     List<FailureRow> failures = new ArrayList<>();
-    try (ItemStream stream = ctx.backup().items(sourceId, CONTAINER_TYPES)) {
+    try (ItemStream stream = ctx.backup().items(sourceId, ItemType.containers())) {
       while (stream.hasNext()) {
         switch (stream.next()) {
           case ItemEntry.Decoded(Item item, String location) -> {
@@ -373,7 +376,7 @@ final class AccountRestorer {
     int seq = 0;
     List<ItemEntry> batch = new ArrayList<>(clusterSize);
     long batchBytes = 0;
-    try (ItemStream stream = ctx.backup().items(sourceId, CONTENT_TYPES)) {
+    try (ItemStream stream = ctx.backup().items(sourceId, ItemType.contents())) {
       while (stream.hasNext()) {
         ItemEntry entry = stream.next();
         batch.add(entry);
@@ -461,7 +464,7 @@ final class AccountRestorer {
             awaitQuietly(other);
           }
           running.clear();
-          throw propagate(e.getCause());
+          throw DatabaseRetry.asSql(e.getCause());
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           throw new SQLException("interrupted while waiting for clusters", e);
@@ -483,19 +486,6 @@ final class AccountRestorer {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  private static SQLException propagate(Throwable cause) {
-    if (cause instanceof SQLException sql) {
-      return sql;
-    }
-    if (cause instanceof RuntimeException rt) {
-      throw rt;
-    }
-    if (cause instanceof Error err) {
-      throw err;
-    }
-    return new SQLException(cause);
   }
 
   private static long declaredSize(ItemEntry entry) {
@@ -709,7 +699,7 @@ final class AccountRestorer {
     try {
       return future.get();
     } catch (java.util.concurrent.ExecutionException e) {
-      throw propagate(e.getCause());
+      throw DatabaseRetry.asSql(e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new SQLException("interrupted while copying blobs", e);

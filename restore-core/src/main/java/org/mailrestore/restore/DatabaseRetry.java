@@ -74,18 +74,36 @@ final class DatabaseRetry {
         }
         onRetry.run();
         LOG.warn("{}: the database failed ({}); retrying", what, e.getMessage());
-        sleep(ThreadLocalRandom.current().nextLong(backoff / 2, backoff + 1));
+        sleep(ThreadLocalRandom.current().nextLong(backoff / 2, backoff + 1), "the database");
         backoff = Math.min(backoff * 2, 5_000);
       }
     }
   }
 
-  private static void sleep(long millis) throws SQLException {
+  /** Sleeps; an interrupt ends it as an SQLException saying what was awaited. */
+  static void sleep(long millis, String awaited) throws SQLException {
     try {
       Thread.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new SQLException("interrupted while waiting for the database", e);
+      throw new SQLException("interrupted while waiting for " + awaited, e);
     }
+  }
+
+  /**
+   * What a failed task threw, as an SQLException to rethrow: SQL failures as they are, unchecked
+   * ones thrown from here, anything else wrapped.
+   */
+  static SQLException asSql(Throwable cause) {
+    if (cause instanceof SQLException sql) {
+      return sql;
+    }
+    if (cause instanceof RuntimeException rt) {
+      throw rt;
+    }
+    if (cause instanceof Error err) {
+      throw err;
+    }
+    return new SQLException(cause);
   }
 }

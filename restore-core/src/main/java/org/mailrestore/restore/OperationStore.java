@@ -70,6 +70,21 @@ public final class OperationStore {
         id);
   }
 
+  /**
+   * Puts a cancelled or failed operation back in the queue, so that whoever looks at it between a
+   * resume request and the run sees it pending rather than ended.
+   */
+  public void requeue(String id) throws SQLException {
+    Sql.update(
+        dataSource,
+        "UPDATE restore_operation SET state = ?, finished_at = NULL, message = NULL,"
+            + " cancel_requested = FALSE WHERE id = ? AND state IN (?, ?)",
+        OperationState.QUEUED.name(),
+        id,
+        OperationState.CANCELLED.name(),
+        OperationState.FAILED.name());
+  }
+
   public void enterPhase(String id, Phase phase) throws SQLException {
     Sql.update(dataSource, "UPDATE restore_operation SET phase = ? WHERE id = ?", phase.name(), id);
   }
@@ -297,6 +312,17 @@ public final class OperationStore {
             operationId,
             owner)
         == 1;
+  }
+
+  /** Whether a live instance (its lease not expired) coordinates the operation now. */
+  public boolean hasLiveCoordinator(String operationId) throws SQLException {
+    return Sql.queryOne(
+            dataSource,
+            "SELECT coordinator IS NOT NULL AND coordinator_until >= NOW(3)"
+                + " FROM restore_operation WHERE id = ?",
+            rs -> rs.getBoolean(1),
+            operationId)
+        .orElse(false);
   }
 
   public void releaseCoordination(String operationId, String owner) throws SQLException {

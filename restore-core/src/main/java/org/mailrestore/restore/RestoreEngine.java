@@ -1,6 +1,7 @@
 package org.mailrestore.restore;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import org.mailrestore.mailstore.SharesStore;
 import org.mailrestore.mailstore.VolumeStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Runs restore operations. A request is persisted as an operation first; running it claims the
@@ -42,6 +44,9 @@ public final class RestoreEngine implements AutoCloseable {
   /** How long the restore waits out a database outage before giving up. */
   static final Duration DATABASE_PATIENCE = Duration.ofMinutes(10);
 
+  /** The log context key (MDC) holding the operation id, on every line of an operation. */
+  public static final String LOG_OPERATION = "operation";
+
   private static final Logger LOG = LoggerFactory.getLogger(RestoreEngine.class);
   private static final long LEASE_POLL_MILLIS = 250;
   private static final int LARGE_COPIES = 2;
@@ -55,7 +60,8 @@ public final class RestoreEngine implements AutoCloseable {
   private final Concurrency concurrency;
   private final Semaphore blobPermits;
   private final Semaphore largePermits = new Semaphore(LARGE_COPIES);
-  private final ExecutorService io = Executors.newVirtualThreadPerTaskExecutor();
+  private final ExecutorService io =
+      new LogContextExecutor(Executors.newVirtualThreadPerTaskExecutor());
   private final Map<String, CancelSignal> running = new ConcurrentHashMap<>();
   private final DatabaseRetry db;
   private ScheduledExecutorService heartbeat;
@@ -88,20 +94,58 @@ public final class RestoreEngine implements AutoCloseable {
   }
 
   /**
-   * Records a new operation, queued, and returns its id. With an idempotency key already used, it
-   * returns the operation created then instead.
+   * Records a new operation, queued, and returns its id. With an idempotency key already used for
+   * the same request, it returns the operation created then instead.
+   *
+   * @throws IllegalArgumentException when the key was used for another request
    */
   public String submit(RestoreRequest request, String idempotencyKey) throws SQLException {
+    return submission(request, idempotencyKey).id();
+  }
+
+  /** An operation id, and whether this call created it (false: an idempotent replay). */
+  public record Submission(String id, boolean created) {}
+
+  /** {@link #submit}, telling a new operation from a replay of an idempotency key. */
+  public Submission submission(RestoreRequest request, String idempotencyKey) throws SQLException {
     if (idempotencyKey != null) {
-      Optional<String> existing = operations.findByIdempotencyKey(idempotencyKey);
-      if (existing.isPresent()) {
-        return existing.get();
+      Optional<Submission> replay = replay(request, idempotencyKey);
+      if (replay.isPresent()) {
+        return replay.get();
       }
     }
     String id = UUID.randomUUID().toString();
-    operations.create(id, request, describe(request.source()), idempotencyKey);
-    return id;
+    try {
+      operations.create(id, request, describe(request.source()), idempotencyKey);
+    } catch (SQLException e) {
+      // Two submissions with one key at the same moment: the other one won.
+      if (idempotencyKey != null && e.getErrorCode() == DUPLICATE_KEY) {
+        return replay(request, idempotencyKey).orElseThrow(() -> e);
+      }
+      throw e;
+    }
+    return new Submission(id, true);
   }
+
+  private Optional<Submission> replay(RestoreRequest request, String key) throws SQLException {
+    Optional<String> existing = operations.findByIdempotencyKey(key);
+    if (existing.isEmpty()) {
+      return Optional.empty();
+    }
+    OperationSummary earlier = operations.find(existing.get()).orElseThrow();
+    if (!earlier.request().equals(request)) {
+      throw new IdempotencyKeyReusedException(
+          "the idempotency key \""
+              + key
+              + "\" was used for another request (operation "
+              + earlier.id()
+              + "); use a new key for a new restore");
+    }
+    return Optional.of(new Submission(earlier.id(), false));
+  }
+
+  /** MariaDB's error code for a duplicate unique key. */
+  private static final int DUPLICATE_KEY = 1062;
 
   static String describe(BackupSource source) {
     return switch (source) {
@@ -124,9 +168,22 @@ public final class RestoreEngine implements AutoCloseable {
    *     stays resumable
    */
   public OperationSummary run(String operationId) throws SQLException {
+    return run(operationId, true);
+  }
+
+  /**
+   * {@link #run}, for an operation this instance found interrupted rather than one it was asked to
+   * run: one that has ended meanwhile (cancelled, failed) is left as it is.
+   */
+  public OperationSummary resumeInterrupted(String operationId) throws SQLException {
+    return run(operationId, false);
+  }
+
+  private OperationSummary run(String operationId, boolean resumeEnded) throws SQLException {
     OperationSummary existing = requireExists(operationId);
     if (existing.state() == OperationState.COMPLETED
-        || existing.state() == OperationState.PARTIAL) {
+        || existing.state() == OperationState.PARTIAL
+        || (!resumeEnded && existing.state().isFinished())) {
       return existing; // done; restoring the same backup again is a new operation
     }
     CancelSignal cancel = new CancelSignal();
@@ -134,8 +191,8 @@ public final class RestoreEngine implements AutoCloseable {
       throw new IllegalStateException("operation " + operationId + " is running on this instance");
     }
     startHeartbeat();
-    try {
-      for (boolean firstLook = true; ; firstLook = false) {
+    try (var logContext = MDC.putCloseable(LOG_OPERATION, operationId)) {
+      for (boolean firstLook = resumeEnded; ; firstLook = false) {
         if (operations.claimCoordination(operationId, instanceId, leaseSeconds)) {
           try {
             OperationSummary operation = operations.find(operationId).orElseThrow();
@@ -157,7 +214,7 @@ public final class RestoreEngine implements AutoCloseable {
           return operation;
         }
         if (!assist(operation, cancel)) {
-          sleep(LEASE_POLL_MILLIS);
+          DatabaseRetry.sleep(LEASE_POLL_MILLIS, "accounts held elsewhere");
         }
       }
     } finally {
@@ -177,7 +234,7 @@ public final class RestoreEngine implements AutoCloseable {
       return false;
     }
     startHeartbeat();
-    try {
+    try (var logContext = MDC.putCloseable(LOG_OPERATION, operationId)) {
       return assist(operation, cancel);
     } finally {
       running.remove(operationId);
@@ -211,7 +268,9 @@ public final class RestoreEngine implements AutoCloseable {
       OperationState state = finalState(operationId);
       operations.finish(operationId, state, null);
       LOG.info("operation {}: {}", operationId, state);
-    } catch (BackupFormatException | IOException e) {
+    } catch (BackupFormatException | IOException | UncheckedIOException e) {
+      // The backup cannot be read even after the storage's own retries: FAILED, resumable once
+      // the source is back, rather than RUNNING and retried for ever.
       LOG.warn("operation {} failed: {}", operationId, e.getMessage());
       operations.finish(operationId, OperationState.FAILED, e.getMessage());
     }
@@ -237,7 +296,7 @@ public final class RestoreEngine implements AutoCloseable {
       RestoreContext ctx = context(operation.id(), operation.request(), backup, cancel);
       restoreAccounts(ctx);
       return true;
-    } catch (BackupFormatException | IOException e) {
+    } catch (BackupFormatException | IOException | UncheckedIOException e) {
       LOG.warn("operation {}: cannot help: {}", operation.id(), e.getMessage());
       return false;
     }
@@ -318,7 +377,7 @@ public final class RestoreEngine implements AutoCloseable {
         }
       }
       if (failure != null) {
-        throw asSql(failure);
+        throw DatabaseRetry.asSql(failure);
       }
       long heldElsewhere =
           db.call("listing accounts", () -> operations.accounts(ctx.operationId())).stream()
@@ -332,7 +391,7 @@ public final class RestoreEngine implements AutoCloseable {
               + " leases",
           ctx.operationId(),
           heldElsewhere);
-      sleep(LEASE_POLL_MILLIS);
+      DatabaseRetry.sleep(LEASE_POLL_MILLIS, "accounts held elsewhere");
     }
   }
 
@@ -349,28 +408,6 @@ public final class RestoreEngine implements AutoCloseable {
       new AccountRestorer(ctx, account.get()).restore();
     }
     return null;
-  }
-
-  private static SQLException asSql(Throwable cause) {
-    if (cause instanceof SQLException sql) {
-      return sql;
-    }
-    if (cause instanceof RuntimeException rt) {
-      throw rt;
-    }
-    if (cause instanceof Error err) {
-      throw err;
-    }
-    return new SQLException(cause);
-  }
-
-  private static void sleep(long millis) throws SQLException {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new SQLException("interrupted while waiting for accounts held elsewhere", e);
-    }
   }
 
   /** Accounts provisioned but not finished (a resumed operation skips the finished ones). */

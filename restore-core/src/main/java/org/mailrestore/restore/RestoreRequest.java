@@ -65,6 +65,20 @@ public record RestoreRequest(
         null);
   }
 
+  public RestoreRequest withSource(BackupSource value) {
+    return new RestoreRequest(
+        value,
+        selection,
+        asOf,
+        undeleteFrom,
+        undeleteTo,
+        conflictPolicy,
+        newAccountSuffix,
+        concurrentAccounts,
+        clusterSize,
+        volume);
+  }
+
   public RestoreRequest withPolicy(ConflictPolicy policy) {
     return new RestoreRequest(
         source,

@@ -112,9 +112,6 @@ public final class Verifier {
     }
   }
 
-  private static final Set<ItemType> CONTAINERS =
-      EnumSet.of(ItemType.FOLDER, ItemType.SEARCH_FOLDER, ItemType.MOUNTPOINT, ItemType.TAG);
-  private static final Set<ItemType> CONTENT = EnumSet.complementOf(EnumSet.copyOf(CONTAINERS));
   private static final int BATCH = 1000;
 
   private final MailstoreReader store;
@@ -241,7 +238,7 @@ public final class Verifier {
       int mailbox = space.mailboxId();
       List<FolderGraph.Container> folders = new ArrayList<>();
       Map<Integer, Revision> tagDefs = new HashMap<>();
-      try (ItemStream stream = backup.items(account.id(), CONTAINERS)) {
+      try (ItemStream stream = backup.items(account.id(), ItemType.containers())) {
         while (stream.hasNext()) {
           if (stream.next() instanceof ItemEntry.Decoded(Item item, String location)) {
             Optional<Revision> state = options.pointInTime().select(item);
@@ -415,7 +412,7 @@ public final class Verifier {
           .values()
           .forEach(t -> definedTags.add(t.toLowerCase(Locale.ROOT)));
       List<Item> batch = new ArrayList<>(BATCH);
-      try (ItemStream stream = backup.items(account.id(), CONTENT)) {
+      try (ItemStream stream = backup.items(account.id(), ItemType.contents())) {
         while (stream.hasNext()) {
           if (stream.next() instanceof ItemEntry.Decoded(Item item, String location)
               && options.pointInTime().select(item).isPresent()) {

@@ -1,7 +1,10 @@
 package org.mailrestore.backup;
 
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The kinds of mailbox items, with their wire names in the backup and Zimbra's type numbers in the
@@ -26,6 +29,21 @@ public enum ItemType {
       BY_WIRE_NAME.put(type.wireName, type);
       BY_CODE.put(type.code, type);
     }
+  }
+
+  private static final Set<ItemType> CONTAINERS =
+      Collections.unmodifiableSet(EnumSet.of(FOLDER, SEARCH_FOLDER, TAG, MOUNTPOINT));
+  private static final Set<ItemType> CONTENTS =
+      Collections.unmodifiableSet(EnumSet.complementOf(EnumSet.copyOf(CONTAINERS)));
+
+  /** The types of {@link #isContainer()}: read and restored before the content. */
+  public static Set<ItemType> containers() {
+    return CONTAINERS;
+  }
+
+  /** Every other type: messages, contacts, documents, appointments, tasks. */
+  public static Set<ItemType> contents() {
+    return CONTENTS;
   }
 
   private final String wireName;

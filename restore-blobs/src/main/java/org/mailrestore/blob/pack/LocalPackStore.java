@@ -151,6 +151,14 @@ public final class LocalPackStore implements PackStore {
   }
 
   @Override
+  public void check() throws IOException {
+    Files.createDirectories(directory);
+    if (!Files.isWritable(directory)) {
+      throw new IOException(directory + " is not writable");
+    }
+  }
+
+  @Override
   public String describe() {
     return "local packs in " + directory;
   }

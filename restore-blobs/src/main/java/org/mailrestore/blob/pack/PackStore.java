@@ -23,6 +23,9 @@ public interface PackStore extends AutoCloseable {
 
   String describe();
 
+  /** Checks that packs can be written now; see {@link org.mailrestore.blob.BlobVolume#check}. */
+  void check() throws IOException;
+
   @Override
   default void close() throws IOException {}
 }

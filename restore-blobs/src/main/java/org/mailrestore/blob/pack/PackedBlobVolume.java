@@ -114,6 +114,12 @@ public final class PackedBlobVolume implements BlobVolume {
   }
 
   @Override
+  public void check() throws IOException {
+    packs.check();
+    large.check();
+  }
+
+  @Override
   public InputStream open(StoredBlob blob) throws IOException {
     String locator = blob.locator();
     if (!locator.startsWith(PREFIX)) {

@@ -126,6 +126,16 @@ public final class S3BlobVolume implements BlobVolume {
   }
 
   @Override
+  public void check() throws IOException {
+    try {
+      client.headBucket(b -> b.bucket(location.bucket()));
+    } catch (SdkException e) {
+      throw new IOException(
+          "bucket " + location.bucket() + " does not answer: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
   public String describe() {
     return "S3 volume "
         + location

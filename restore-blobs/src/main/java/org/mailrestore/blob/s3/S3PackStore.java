@@ -159,6 +159,16 @@ public final class S3PackStore implements PackStore {
   }
 
   @Override
+  public void check() throws IOException {
+    try {
+      client.headBucket(b -> b.bucket(location.bucket()));
+    } catch (SdkException e) {
+      throw new IOException(
+          "bucket " + location.bucket() + " does not answer: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
   public String describe() {
     return "S3 packs in " + location;
   }

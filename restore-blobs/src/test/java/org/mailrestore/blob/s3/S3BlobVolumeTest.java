@@ -100,4 +100,14 @@ class S3BlobVolumeTest {
       assertThat(s3.client.listMultipartUploads(b -> b.bucket(s3.bucket)).uploads()).isEmpty();
     }
   }
+
+  @Test
+  void aVolumeOnAMissingBucketFailsItsCheck() {
+    S3Fixture s3 = new S3Fixture();
+    BlobVolume volume =
+        new S3BlobVolume(s3.client, new S3Location("no-such-bucket-" + System.nanoTime(), "v/"));
+    assertThatThrownBy(volume::check)
+        .isInstanceOf(java.io.IOException.class)
+        .hasMessageContaining("does not answer");
+  }
 }

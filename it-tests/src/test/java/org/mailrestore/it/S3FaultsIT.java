@@ -1,0 +1,134 @@
+package org.mailrestore.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.backup.BackupReader;
+import org.mailrestore.backup.generate.BackupGenerator;
+import org.mailrestore.backup.generate.GeneratorSpec;
+import org.mailrestore.blob.s3.S3Settings;
+import org.mailrestore.restore.BackupSource;
+import org.mailrestore.restore.storage.BackupSources;
+import org.mailrestore.restore.storage.S3Profiles;
+import org.mailrestore.restore.storage.StorageLimits;
+import org.mailrestore.restore.storage.Volumes;
+import org.mailrestore.testkit.FaultProxy;
+import org.mailrestore.testkit.S3Server;
+import org.mailrestore.testkit.TestDatabase;
+import org.mailrestore.testkit.TestMariaDb;
+import org.mailrestore.testkit.TestS3;
+import org.mailrestore.verify.Verifier;
+import org.mailrestore.verify.VerifyReport;
+
+/**
+ * The service restores an S3 backup into an S3 volume through a proxy that delays every request by
+ * 15 ms, answers some 503 SlowDown or 500, and resets some connections mid-body. The restore
+ * completes with nothing lost (verified against the real server, not through the proxy), and the
+ * retries show in the service's metrics.
+ */
+class S3FaultsIT {
+
+  @TempDir Path dir;
+  TestDatabase database;
+
+  @BeforeEach
+  void createDatabase() {
+    database = TestMariaDb.createDatabase();
+  }
+
+  @AfterEach
+  void dropDatabase() {
+    database.close();
+  }
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void aRestoreThroughFaultsCompletesExactlyAndCountsItsRetries() throws Exception {
+    Path backup = dir.resolve("backup");
+    BackupGenerator.generate(
+        GeneratorSpec.defaults().withAccounts(4).withItemsPerAccount(150).withLargeRate(0.02),
+        backup);
+    String backupBucket = TestS3.createBucket();
+    TestS3.upload(backup, backupBucket, "nightly");
+    String volumeBucket = TestS3.createBucket();
+    S3Server s3 = TestS3.server();
+
+    FaultProxy.Faults faults = new FaultProxy.Faults(0.04, 0.03, 0.05, Duration.ofMillis(15), 42);
+    try (FaultProxy proxy = FaultProxy.start(s3.endpoint(), faults);
+        ServiceProcess service =
+            ServiceProcess.start(
+                database,
+                dir,
+                Files.createDirectories(dir.resolve("roots")),
+                List.of(
+                    "--mailrestore.s3-profiles.faulty.endpoint=" + proxy.endpoint(),
+                    "--mailrestore.s3-profiles.faulty.region=" + s3.region(),
+                    "--mailrestore.s3-profiles.faulty.access-key=" + s3.accessKey(),
+                    "--mailrestore.s3-profiles.faulty.secret-key=" + s3.secretKey(),
+                    "--mailrestore.volume.kind=s3",
+                    "--mailrestore.volume.location=s3://" + volumeBucket + "/volume",
+                    "--mailrestore.volume.s3-profile=faulty"))) {
+      Cli.Result restored =
+          service.cli(
+              "restore",
+              "start",
+              "--backup",
+              "s3://" + backupBucket + "/nightly",
+              "--s3-profile",
+              "faulty",
+              "--watch");
+      assertThat(restored.exitCode())
+          .as(restored.out() + service.cli("restore", "failures", restored.operation()).out())
+          .isZero();
+      assertThat(restored.out()).contains("COMPLETED");
+
+      assertThat(proxy.slowDowns()).as(proxy.toString()).isPositive();
+      assertThat(proxy.serverErrors()).as(proxy.toString()).isPositive();
+      assertThat(proxy.resets()).as(proxy.toString()).isPositive();
+      String metrics = service.get("/actuator/prometheus");
+      double retries =
+          sum(metrics, "mailrestore_s3_retries_total")
+              + sum(metrics, "mailrestore_blob_retries_total");
+      assertThat(retries).as("retries counted").isPositive();
+    }
+
+    // Checked against the S3 server itself: the proxy has no say in what is there.
+    S3Settings direct = S3Settings.of(s3.endpoint(), s3.region(), s3.accessKey(), s3.secretKey());
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (S3Profiles profiles = new S3Profiles(Map.of("faulty", direct), registry)) {
+      Volumes volumes = new Volumes(profiles, StorageLimits.DEFAULT, registry);
+      BackupSources sources = new BackupSources(profiles, StorageLimits.DEFAULT, registry);
+      try (BackupReader reader =
+          sources.open(new BackupSource.S3("faulty", backupBucket, "nightly"))) {
+        VerifyReport report =
+            new Verifier(database.dataSource(), volumes.openAll(database.dataSource()))
+                .verify(reader, Verifier.Options.defaults());
+        assertThat(report.differences()).isEmpty();
+        assertThat(report.blobsChecked()).isPositive();
+      }
+    }
+  }
+
+  /** The sum of every series of a counter in a Prometheus text page. */
+  private static double sum(String page, String name) {
+    double total = 0;
+    Matcher m = Pattern.compile("(?m)^" + name + "(\\{[^}]*\\})? ([0-9.eE+-]+)$").matcher(page);
+    while (m.find()) {
+      total += Double.parseDouble(m.group(2));
+    }
+    return total;
+  }
+}

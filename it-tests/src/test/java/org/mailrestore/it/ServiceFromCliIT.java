@@ -1,0 +1,145 @@
+package org.mailrestore.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.backup.Json;
+import org.mailrestore.testkit.TestDatabase;
+import org.mailrestore.testkit.TestMariaDb;
+
+/**
+ * The admin CLI against a real service process: start, watch (plain lines off a terminal), status,
+ * list, accounts, failures, cancel and resume, with the exit codes scripts rely on.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ServiceFromCliIT {
+
+  Path dir;
+  TestDatabase database;
+  ServiceProcess service;
+  Path backups;
+
+  @BeforeAll
+  void startService(@TempDir Path tempDir) throws Exception {
+    dir = tempDir;
+    database = TestMariaDb.createDatabase();
+    backups = Files.createDirectories(dir.resolve("backups"));
+    service = ServiceProcess.start(database, dir, backups);
+  }
+
+  @AfterAll
+  void stopService() throws Exception {
+    if (service != null) {
+      service.close();
+    }
+    database.close();
+  }
+
+  @Test
+  void cancelledFromTheCliThenResumedToAnExactEnd() throws Exception {
+    Path backup = RestoreProcesses.generate(backups.resolve("large"), 6, 1500, 9);
+
+    Cli.Result started =
+        service.cli(
+            "restore",
+            "start",
+            "--backup",
+            backup.toString(),
+            "--cluster-size",
+            "50",
+            "--concurrent-accounts",
+            "1");
+    assertThat(started.exitCode()).as(started.err()).isZero();
+    String operation = started.operation();
+
+    service.awaitItemsRestored(operation);
+    Cli.Result cancel = service.cli("restore", "cancel", operation);
+    assertThat(cancel.exitCode()).as(cancel.err()).isZero();
+    assertThat(cancel.out()).contains(operation);
+
+    // Off a terminal, watch prints plain lines and ends with the summary; CANCELLED exits 3.
+    Cli.Result watched = service.cli("restore", "watch", operation, "--every", "1");
+    assertThat(watched.exitCode()).as(watched.out() + watched.err()).isEqualTo(3);
+    assertThat(watched.out()).contains("CANCELLED").doesNotContain("\r");
+
+    Cli.Result shown = service.cli("restore", "status", operation);
+    assertThat(shown.exitCode()).isZero();
+    assertThat(shown.out()).contains(operation).contains("CANCELLED");
+    Cli.Result listed = service.cli("restore", "list", "--state", "CANCELLED");
+    assertThat(listed.out()).contains(operation);
+
+    Cli.Result again = service.cli("restore", "cancel", operation);
+    assertThat(again.exitCode()).as("an ended operation cannot be cancelled").isEqualTo(7);
+    assertThat(again.err()).contains("Conflict");
+
+    Cli.Result resumed = service.cli("restore", "resume", operation, "--watch");
+    assertThat(resumed.exitCode()).as(resumed.out() + resumed.err()).isZero();
+    assertThat(resumed.out()).contains("resumed").contains("COMPLETED");
+
+    Cli.Result accounts = service.cli("restore", "accounts", operation);
+    assertThat(accounts.exitCode()).isZero();
+    assertThat(accounts.out()).contains("RESTORED").doesNotContain("FAILED");
+
+    Cli.Result verified = Cli.verify(backup, database, service.volume);
+    assertThat(verified.exitCode()).as(verified.out()).isZero();
+    assertThat(verified.out()).contains("no differences");
+  }
+
+  @Test
+  void aMissingBlobEndsPartialAndIsListedAmongTheFailures() throws Exception {
+    Path backup = RestoreProcesses.generate(backups.resolve("damaged"), 2, 80, 21);
+    String digest = RestoreProcesses.deleteALiveMessagesBlob(backup);
+
+    Cli.Result started =
+        service.cli(
+            "restore",
+            "start",
+            "--backup",
+            backup.toString(),
+            "--policy",
+            "new-account",
+            "--watch");
+    assertThat(started.exitCode()).as(started.out() + started.err()).isEqualTo(1);
+    assertThat(started.out()).contains("PARTIAL");
+    String operation = started.operation();
+
+    Cli.Result failures = service.cli("restore", "failures", operation);
+    assertThat(failures.exitCode()).isZero();
+    assertThat(failures.out()).contains("BLOB_MISSING").contains(digest);
+    Cli.Result json = service.cli("restore", "failures", operation, "--json");
+    assertThat(Json.MAPPER.readTree(json.out()).path("items").size()).isEqualTo(1);
+  }
+
+  @Test
+  void refusalsHaveExitCodesAndReasons() throws Exception {
+    Cli.Result outside = service.cli("restore", "start", "--backup", "/etc");
+    assertThat(outside.exitCode()).isEqualTo(2);
+    assertThat(outside.err()).contains("source.path").contains("allowed");
+
+    Cli.Result unknown = service.cli("restore", "status", "no-such-operation");
+    assertThat(unknown.exitCode()).isEqualTo(6);
+    assertThat(unknown.err()).contains("no-such-operation");
+
+    Path wrongToken = Files.writeString(dir.resolve("wrong-token"), "not-the-token");
+    Cli.Result denied =
+        Cli.run("restore", "list", "--url", service.url, "--token-file", wrongToken.toString());
+    assertThat(denied.exitCode()).isEqualTo(5);
+
+    Cli.Result unreachable =
+        Cli.run(
+            "restore",
+            "list",
+            "--url",
+            "http://localhost:1",
+            "--token-file",
+            service.tokenFile.toString());
+    assertThat(unreachable.exitCode()).isEqualTo(4);
+    assertThat(unreachable.err()).contains("cannot reach the service");
+  }
+}

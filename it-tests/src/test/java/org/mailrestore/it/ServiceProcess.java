@@ -1,0 +1,160 @@
+package org.mailrestore.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.mailrestore.backup.Json;
+import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.testkit.TestDatabase;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code mailrestore serve} as a process of its own, on a free port, against a test database, with
+ * one admin token (written to a file for the CLI's {@code --token-file}).
+ */
+final class ServiceProcess implements AutoCloseable {
+
+  final String url;
+  final Path tokenFile;
+  final Path volume;
+  private final CliProcess process;
+
+  private ServiceProcess(String url, Path tokenFile, Path volume, CliProcess process) {
+    this.url = url;
+    this.tokenFile = tokenFile;
+    this.volume = volume;
+    this.process = process;
+  }
+
+  static ServiceProcess start(TestDatabase database, Path dir, Path allowedRoot)
+      throws IOException {
+    return start(database, dir, allowedRoot, List.of());
+  }
+
+  /** With more settings, e.g. {@code --mailrestore.volume.kind=s3}. */
+  static ServiceProcess start(
+      TestDatabase database, Path dir, Path allowedRoot, List<String> settings) throws IOException {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    String token = "it-token-" + port;
+    Path tokenFile = Files.writeString(dir.resolve("admin-token"), token + "\n");
+    Path data = dir.resolve("service-data");
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "serve",
+                "--port",
+                String.valueOf(port),
+                "--spring.datasource.url=" + database.jdbcUrl(),
+                "--spring.datasource.username=" + database.server().user(),
+                "--spring.datasource.password=" + database.server().password(),
+                "--mailrestore.data-dir=" + data,
+                "--mailrestore.lease-seconds=3",
+                "--mailrestore.sources.allowed-roots[0]=" + allowedRoot,
+                "--mailrestore.security.tokens[0].name=it",
+                "--mailrestore.security.tokens[0].role=ADMIN",
+                "--mailrestore.security.tokens[0].sha256="
+                    + BlobDigest.ofContent(token.getBytes(StandardCharsets.UTF_8)).hex()));
+    args.addAll(settings);
+    ServiceProcess service =
+        new ServiceProcess(
+            "http://localhost:" + port,
+            tokenFile,
+            data.resolve("volume"),
+            CliProcess.start(database.server().password(), args));
+    service.awaitReady();
+    return service;
+  }
+
+  private void awaitReady() {
+    HttpClient http = HttpClient.newHttpClient();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (System.nanoTime() < deadline) {
+      assertThat(process.isAlive()).as("the service exited:%n%s", process.output()).isTrue();
+      try {
+        HttpResponse<Void> r =
+            http.send(
+                HttpRequest.newBuilder(URI.create(url + "/actuator/health/readiness"))
+                    .timeout(Duration.ofSeconds(5))
+                    .build(),
+                HttpResponse.BodyHandlers.discarding());
+        if (r.statusCode() == 200) {
+          return;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+    throw new AssertionError("the service was not ready in 120 s:\n" + process.output());
+  }
+
+  /** The CLI, in this JVM, pointed at this service with its token. */
+  Cli.Result cli(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--url", url, "--token-file", tokenFile.toString()));
+    return Cli.run(all.toArray(String[]::new));
+  }
+
+  /** A GET with the admin token; the body. */
+  String get(String path) throws IOException, InterruptedException {
+    HttpResponse<String> r =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(url + path))
+                    .header("Authorization", "Bearer " + Files.readString(tokenFile).strip())
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(path).isEqualTo(200);
+    return r.body();
+  }
+
+  /** {@code restore status --json} of an operation. */
+  JsonNode status(String operation) {
+    Cli.Result r = cli("restore", "status", operation, "--json");
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    return Json.MAPPER.readTree(r.out());
+  }
+
+  /** Waits (up to two minutes) until an operation has restored items: it is in phase 2. */
+  void awaitItemsRestored(String operation) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    while (status(operation).path("counts").path("itemsRestored").asLong() == 0) {
+      assertThat(System.nanoTime()).as("no progress:%n%s", output()).isLessThan(deadline);
+      Thread.sleep(20);
+    }
+  }
+
+  String output() {
+    return process.output();
+  }
+
+  /** SIGTERM, then the exit: the graceful shutdown. */
+  @Override
+  public void close() throws Exception {
+    process.terminate();
+    process.waitFor(60);
+  }
+}

@@ -1,0 +1,377 @@
+package org.mailrestore.cli;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import org.mailrestore.backup.Json;
+import org.mailrestore.restore.AccountProgress;
+import org.mailrestore.restore.FailureRecord;
+import org.mailrestore.restore.OperationState;
+import org.mailrestore.server.api.OperationView;
+import org.mailrestore.server.api.RestoreRequestBody;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import tools.jackson.databind.JsonNode;
+
+/** The {@code restore} commands that talk to a running service over its REST API. */
+final class RestoreApiCommands {
+
+  private RestoreApiCommands() {}
+
+  private static OperationView view(ApiClient.Answer answer) {
+    return answer.as(OperationView.class);
+  }
+
+  /**
+   * Prints a page of the API ({@code items}, {@code hasMore}): the items through {@code render}, or
+   * {@code none} when there are none, and how to ask for the next page.
+   */
+  private static <T> void printPage(
+      ApiClient.Answer answer, Class<T[]> type, String none, int page, Consumer<List<T>> render) {
+    JsonNode body = answer.json();
+    List<T> items = List.of(Json.MAPPER.treeToValue(body.path("items"), type));
+    if (items.isEmpty()) {
+      System.out.println(none);
+    }
+    render.accept(items);
+    if (body.path("hasMore").asBoolean()) {
+      System.out.println("  ... more with --page " + (page + 1));
+    }
+  }
+
+  @Command(
+      name = "start",
+      mixinStandardHelpOptions = true,
+      description =
+          "Start a restore on the service; prints its operation id at once (with --watch, then"
+              + " follows it to the end).")
+  static final class Start implements Callable<Integer> {
+    @Mixin SourceOptions source;
+
+    @Mixin RestoreOptions restore;
+
+    @Option(
+        names = "--idempotency-key",
+        description = "Makes a retried start safe: one key, one operation")
+    String idempotencyKey;
+
+    @Option(names = "--watch", description = "Follow the operation until it ends")
+    boolean watch;
+
+    @Mixin ApiOptions api;
+
+    @Override
+    public Integer call() throws Exception {
+      ApiClient client = api.client();
+      RestoreRequestBody body = RestoreRequestBody.asking(restore.request(source.source()));
+      Map<String, String> headers = new HashMap<>();
+      if (idempotencyKey != null) {
+        headers.put("Idempotency-Key", idempotencyKey);
+      }
+      ApiClient.Answer answer = client.post("api/v1/restores", body, headers);
+      OperationView v = view(answer);
+      if (!api.printJson(answer)) {
+        System.out.println("operation " + v.id());
+      }
+      return watch ? Watch.follow(client, v.id(), Duration.ofSeconds(10), api.json) : ExitCodes.OK;
+    }
+  }
+
+  @Command(
+      name = "watch",
+      mixinStandardHelpOptions = true,
+      description =
+          "Follow an operation to its end: a live progress line on a terminal, a plain line every"
+              + " --every seconds otherwise; exits 0 when it completed, 1 when partial, 3 else.")
+  static final class Watch implements Callable<Integer> {
+    @Parameters(paramLabel = "OPERATION", description = "The operation id")
+    String id;
+
+    @Option(
+        names = "--every",
+        defaultValue = "10",
+        description = "Seconds between lines when not on a terminal (default: ${DEFAULT-VALUE})")
+    int every;
+
+    @Mixin ApiOptions api;
+
+    @Override
+    public Integer call() throws Exception {
+      return follow(api.client(), id, Duration.ofSeconds(Math.max(1, every)), api.json);
+    }
+
+    static int follow(ApiClient client, String id, Duration every, boolean json) {
+      Progress progress = new Progress(System.out, Progress.onTerminal(), every);
+      while (true) {
+        // The service holds the request until the operation ends or a second passes.
+        ApiClient.Answer answer = client.get("api/v1/restores/" + id + "/await?timeout=PT1S");
+        OperationView v = view(answer);
+        if (v.state().isFinished()) {
+          progress.end(v);
+          if (json) {
+            System.out.println(answer.body());
+          } else {
+            Report.view(System.out, v);
+          }
+          return RestoreCommand.exitCode(v.state());
+        }
+        progress.update(v);
+      }
+    }
+  }
+
+  @Command(name = "status", mixinStandardHelpOptions = true, description = "Show an operation.")
+  static final class Status implements Callable<Integer> {
+    @Parameters(paramLabel = "OPERATION", description = "The operation id")
+    String id;
+
+    @Mixin ApiOptions api;
+
+    @Override
+    public Integer call() throws Exception {
+      ApiClient.Answer answer = api.client().get("api/v1/restores/" + id);
+      if (!api.printJson(answer)) {
+        Report.view(System.out, view(answer));
+      }
+      return ExitCodes.OK;
+    }
+  }
+
+  @Command(
+      name = "list",
+      mixinStandardHelpOptions = true,
+      description = "List operations, newest first.")
+  static final class ListOperations implements Callable<Integer> {
+    @Option(names = "--state", description = "Only operations in this state (RUNNING, ...)")
+    OperationState state;
+
+    @Option(names = "--page", defaultValue = "0", description = "Page, from 0")
+    int page;
+
+    @Option(names = "--size", defaultValue = "20", description = "Per page (default: 20)")
+    int size;
+
+    @Mixin ApiOptions api;
+
+    @Override
+    public Integer call() throws Exception {
+      String query = "?page=" + page + "&size=" + size + (state == null ? "" : "&state=" + state);
+      ApiClient.Answer answer = api.client().get("api/v1/restores" + query);
+      if (!api.printJson(answer)) {
+        printPage(
+            answer,
+            OperationView[].class,
+            "no operations",
+            page,
+            views -> views.forEach(v -> Report.viewLine(System.out, v)));
+      }
+      return ExitCodes.OK;
+    }
+  }
+
+  @Command(
+      name = "accounts",
+      mixinStandardHelpOptions = true,
+      description = "The accounts of an operation and their progress.")
+  static final class Accounts implements Callable<Integer> {
+    @Parameters(paramLabel = "OPERATION", description = "The operation id")
+    String id;
+
+    @Mixin ApiOptions api;
+
+    @Override
+    public Integer call() throws Exception {
+      ApiClient.Answer answer = api.client().get("api/v1/restores/" + id + "/accounts");
+      if (!api.printJson(answer)) {
+        Report.accounts(System.out, List.of(answer.as(AccountProgress[].class)), true);
+      }
+      return ExitCodes.OK;
+    }
+  }
+
+  @Command(
+      name = "failures",
+      mixinStandardHelpOptions = true,
+      description = "What an operation could not restore as it is in the backup, and why.")
+  static final class Failures implements Callable<Integer> {
+    @Parameters(paramLabel = "OPERATION", description = "The operation id")
+    String id;
+
+    @Option(names = "--page", defaultValue = "0", description = "Page, from 0")
+    int page;
+
+    @Option(names = "--size", defaultValue = "100", description = "Per page (default: 100)")
+    int size;
+
+    @Mixin ApiOptions api;
+
+    @Override
+    public Integer call() throws Exception {
+      ApiClient.Answer answer =
+          api.client().get("api/v1/restores/" + id + "/failures?page=" + page + "&size=" + size);
+      if (!api.printJson(answer)) {
+        printPage(
+            answer,
+            FailureRecord[].class,
+            "no failures",
+            page,
+            failures -> Report.failures(System.out, failures, failures.size()));
+      }
+      return ExitCodes.OK;
+    }
+  }
+
+  @Command(
+      name = "cancel",
+      mixinStandardHelpOptions = true,
+      description =
+          "Cancel an operation: it stops wherever it runs, commits its clusters in flight and"
+              + " ends CANCELLED; resume it later.")
+  static final class Cancel implements Callable<Integer> {
+    @Parameters(paramLabel = "OPERATION", description = "The operation id")
+    String id;
+
+    @Mixin ApiOptions api;
+
+    @Override
+    public Integer call() throws Exception {
+      ApiClient.Answer answer =
+          api.client().post("api/v1/restores/" + id + "/cancel", null, Map.of());
+      if (!api.printJson(answer)) {
+        System.out.println(
+            answer.status() == 200
+                ? "operation " + id + " cancelled (nothing was running it)"
+                : "operation " + id + ": cancel requested; it stops within seconds");
+      }
+      return ExitCodes.OK;
+    }
+  }
+
+  @Command(
+      name = "resume",
+      mixinStandardHelpOptions = true,
+      description = "Resume a cancelled, failed or interrupted operation from its last clusters.")
+  static final class Resume implements Callable<Integer> {
+    @Parameters(paramLabel = "OPERATION", description = "The operation id")
+    String id;
+
+    @Option(names = "--watch", description = "Follow the operation until it ends")
+    boolean watch;
+
+    @Mixin ApiOptions api;
+
+    @Override
+    public Integer call() throws Exception {
+      ApiClient client = api.client();
+      ApiClient.Answer answer = client.post("api/v1/restores/" + id + "/resume", null, Map.of());
+      if (!api.printJson(answer)) {
+        System.out.println("operation " + id + " resumed");
+      }
+      return watch ? Watch.follow(client, id, Duration.ofSeconds(10), api.json) : ExitCodes.OK;
+    }
+  }
+
+  /**
+   * Progress of a running operation: a line redrawn in place on a terminal (phase, accounts, a bar,
+   * items/s, MB/s, ETA); a new line every so often, or when the phase changes, elsewhere.
+   */
+  static final class Progress {
+    private static final int BAR = 24;
+    private final PrintStream out;
+    private final boolean terminal;
+    private final Duration every;
+    private Instant lastLine = Instant.EPOCH;
+    private String lastPhase = "";
+    private boolean drawn;
+
+    Progress(PrintStream out, boolean terminal, Duration every) {
+      this.out = out;
+      this.terminal = terminal;
+      this.every = every;
+    }
+
+    /**
+     * Whether standard output is a terminal. Java 22+ answers with Console.isTerminal() (before,
+     * System.console() was null when redirected); called reflectively to build for Java 21.
+     */
+    static boolean onTerminal() {
+      var console = System.console();
+      if (console == null || "dumb".equals(System.getenv("TERM"))) {
+        return false;
+      }
+      try {
+        return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+      } catch (ReflectiveOperationException e) {
+        return true; // Java 21: a console exists only on a terminal
+      }
+    }
+
+    void update(OperationView v) {
+      String line = line(v);
+      if (terminal) {
+        out.print("\r" + line + "   ");
+        out.flush();
+        drawn = true;
+        return;
+      }
+      String phase = v.state() + "/" + v.phase();
+      Instant now = Instant.now();
+      if (!phase.equals(lastPhase) || !now.isBefore(lastLine.plus(every))) {
+        out.println(line);
+        lastLine = now;
+        lastPhase = phase;
+      }
+    }
+
+    void end(OperationView v) {
+      if (terminal && drawn) {
+        out.print("\r" + line(v) + "   ");
+        out.println();
+      } else {
+        out.println(line(v));
+      }
+    }
+
+    static String line(OperationView v) {
+      var c = v.counts();
+      double done = c.accounts() == 0 ? 0 : (double) c.accountsDone() / c.accounts();
+      int filled = (int) Math.round(done * BAR);
+      StringBuilder sb = new StringBuilder();
+      sb.append(
+          String.format(
+              java.util.Locale.ROOT,
+              "%-9s %-12s [%s%s] %s/%s accounts, %s items",
+              v.state(),
+              v.phase() == null ? "-" : v.phase(),
+              "#".repeat(filled),
+              ".".repeat(BAR - filled),
+              Report.count(c.accountsDone()),
+              Report.count(c.accounts()),
+              Report.count(c.itemsRestored() + c.itemsSkipped())));
+      if (v.rates() != null) {
+        sb.append(
+            String.format(
+                java.util.Locale.ROOT,
+                ", %,.0f items/s, %.1f MB/s",
+                v.rates().itemsPerSecond(),
+                v.rates().bytesPerSecond() / 1e6));
+      }
+      if (v.eta() != null) {
+        long seconds = Math.max(0, Duration.between(Instant.now(), v.eta()).toSeconds());
+        sb.append(
+            String.format(java.util.Locale.ROOT, ", ETA %d:%02d", seconds / 60, seconds % 60));
+      }
+      if (c.errors() > 0) {
+        sb.append(", ").append(Report.count(c.errors())).append(" errors");
+      }
+      return sb.toString();
+    }
+  }
+}

@@ -1,0 +1,40 @@
+package org.mailrestore.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.mailrestore.server.MailrestoreServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Unmatched;
+
+/** {@code mailrestore serve}: the REST service. */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run the REST service (see docs/service.md). Settings: application.yaml beside the jar, the"
+          + " environment, or --name=value arguments, e.g. --server.port=8081"
+          + " --spring.datasource.url=jdbc:mariadb://db:3306/mailstore"
+          + " --mailrestore.volume.location=/srv/blobs"
+          + " --mailrestore.sources.allowed-roots=/srv/backups.",
+      "Without spring.datasource.url it starts an embedded MariaDB under --mailrestore.data-dir."
+    })
+final class ServeCommand implements Callable<Integer> {
+
+  @Option(names = "--port", description = "The HTTP port (default: 8080)")
+  Integer port;
+
+  @Unmatched List<String> springArguments = new ArrayList<>();
+
+  @Override
+  public Integer call() {
+    List<String> args = new ArrayList<>(springArguments);
+    if (port != null) {
+      args.add("--server.port=" + port);
+    }
+    MailrestoreServer.start(args.toArray(String[]::new));
+    // The service runs on its own (non-daemon) threads until it is stopped.
+    return MailrestoreCli.RUNS_ON;
+  }
+}

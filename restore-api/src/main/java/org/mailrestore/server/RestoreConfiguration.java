@@ -1,0 +1,191 @@
+package org.mailrestore.server;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.mailrestore.blob.BlobCompression;
+import org.mailrestore.blob.s3.S3Settings;
+import org.mailrestore.mailstore.MailstoreSchema;
+import org.mailrestore.restore.Concurrency;
+import org.mailrestore.restore.OperationStore;
+import org.mailrestore.restore.RestoreEngine;
+import org.mailrestore.restore.RestoreMetrics;
+import org.mailrestore.restore.RestoreTarget;
+import org.mailrestore.restore.storage.BackupSources;
+import org.mailrestore.restore.storage.S3Profiles;
+import org.mailrestore.restore.storage.StorageLimits;
+import org.mailrestore.restore.storage.VolumeSpec;
+import org.mailrestore.restore.storage.Volumes;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/**
+ * Wires the plain-Java libraries into the service: the same storage, engine and metrics classes the
+ * CLI uses, with settings from {@link ServerSettings}.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ServerSettings.class)
+class RestoreConfiguration {
+
+  @Bean
+  Concurrency concurrency(ServerSettings settings) {
+    Concurrency machine = Concurrency.forMachine();
+    ServerSettings.ConcurrencySettings c = settings.concurrency();
+    return new Concurrency(
+        c.accounts() > 0 ? c.accounts() : machine.accounts(),
+        c.clustersPerAccount() > 0 ? c.clustersPerAccount() : machine.clustersPerAccount(),
+        c.blobTransfers() > 0 ? c.blobTransfers() : machine.blobTransfers());
+  }
+
+  /**
+   * Sizes Boot's connection pool from the restore's bounds (unless configured) and adds the JDBC
+   * options the mailstore relies on, before the pool starts.
+   */
+  @Bean
+  static BeanPostProcessor mailstorePool(Environment environment) {
+    return new BeanPostProcessor() {
+      @Override
+      public Object postProcessBeforeInitialization(Object bean, String name) {
+        if (bean instanceof HikariDataSource pool && pool.getJdbcUrl() != null) {
+          pool.setJdbcUrl(MailstoreSchema.jdbcUrl(pool.getJdbcUrl()));
+          if (!environment.containsProperty("spring.datasource.hikari.maximum-pool-size")) {
+            int accounts =
+                environment.getProperty(
+                    "mailrestore.concurrency.accounts",
+                    Integer.class,
+                    Concurrency.forMachine().accounts());
+            Concurrency bounds =
+                new Concurrency(
+                    accounts > 0 ? accounts : Concurrency.forMachine().accounts(),
+                    Math.max(
+                        1,
+                        environment.getProperty(
+                            "mailrestore.concurrency.clusters-per-account",
+                            Integer.class,
+                            Concurrency.forMachine().clustersPerAccount())),
+                    1);
+            // The restore's connections, plus a few for the API and the heartbeat.
+            pool.setMaximumPoolSize(bounds.databaseConnections() + 4);
+          }
+        }
+        return bean;
+      }
+    };
+  }
+
+  @Bean
+  RestoreMetrics restoreMetrics(MeterRegistry registry) {
+    return new RestoreMetrics(registry);
+  }
+
+  @Bean(destroyMethod = "close")
+  S3Profiles s3Profiles(ServerSettings settings, MeterRegistry registry) {
+    Map<String, S3Settings> profiles = new HashMap<>();
+    settings
+        .s3Profiles()
+        .forEach((name, p) ->
+            profiles.put(
+                name,
+                S3Settings.of(
+                    p.endpoint() == null || p.endpoint().isBlank()
+                        ? null
+                        : URI.create(p.endpoint()),
+                    p.region(),
+                    p.accessKey(),
+                    p.secretKey())));
+    return new S3Profiles(profiles, registry);
+  }
+
+  @Bean
+  BackupSources backupSources(S3Profiles profiles, MeterRegistry registry) {
+    return new BackupSources(profiles, StorageLimits.DEFAULT, registry);
+  }
+
+  @Bean
+  Volumes volumes(S3Profiles profiles, MeterRegistry registry) {
+    return new Volumes(profiles, StorageLimits.DEFAULT, registry);
+  }
+
+  @Bean
+  VolumeSpec volumeSpec(ServerSettings settings) {
+    ServerSettings.VolumeSettings v = settings.volume();
+    VolumeSpec.Kind kind = VolumeSpec.Kind.parse(v.kind());
+    String location = v.location();
+    if (location == null || location.isBlank()) {
+      location = settings.dataDir().resolve("volume").toString();
+    }
+    if (!location.startsWith("s3://")) {
+      location = Path.of(location).toAbsolutePath().normalize().toString();
+    }
+    return new VolumeSpec(
+        v.name(),
+        kind,
+        location,
+        BlobCompression.parse(v.compression()),
+        v.compressionThreshold(),
+        v.packThreshold(),
+        v.s3Profile());
+  }
+
+  /**
+   * The volume, registered in the mailstore, once the schema is migrated (by the same Flyway
+   * migrations the CLI applies: {@link MailstoreSchema}).
+   */
+  @Bean
+  RestoreTarget restoreTarget(DataSource dataSource, Volumes volumes, VolumeSpec spec)
+      throws SQLException, IOException {
+    MailstoreSchema.migrate(dataSource);
+    return volumes.target(dataSource, spec);
+  }
+
+  @Bean
+  OperationStore operationStore(DataSource dataSource) {
+    return new OperationStore(dataSource);
+  }
+
+  /** The engine; {@link OperationRunner} runs it and stops it gracefully. */
+  @Bean
+  RestoreEngine restoreEngine(
+      OperationStore operations,
+      RestoreTarget target,
+      BackupSources sources,
+      RestoreMetrics metrics,
+      ServerSettings settings,
+      Concurrency concurrency) {
+    return new RestoreEngine(
+        operations,
+        target,
+        sources,
+        metrics,
+        instanceId(settings),
+        settings.leaseSeconds(),
+        concurrency);
+  }
+
+  static String instanceId(ServerSettings settings) {
+    if (settings.instanceId() != null && !settings.instanceId().isBlank()) {
+      return settings.instanceId();
+    }
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      host = "host";
+    }
+    String id = host.toLowerCase(Locale.ROOT) + "-" + UUID.randomUUID().toString().substring(0, 8);
+    return id.length() > 64 ? id.substring(id.length() - 64) : id;
+  }
+}

@@ -1,0 +1,98 @@
+package org.mailrestore.server;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The service's settings, under {@code mailrestore.*} (application.yaml, environment variables such
+ * as {@code MAILRESTORE_VOLUME_LOCATION}, or {@code --mailrestore.volume.location=...}). Secrets
+ * (S3 keys, passwords, token digests) come from here, never from requests.
+ *
+ * @param dataDir where the service keeps its own files: the embedded database, the default volume,
+ *     a generated admin token
+ * @param instanceId this instance's name in leases; default: host name and a random suffix
+ * @param leaseSeconds how long an instance's claims outlive its last heartbeat
+ * @param shutdownGrace how long a shutdown waits for clusters in flight
+ * @param assistInterval how often the instance looks for operations to resume or help with
+ */
+@Validated
+@ConfigurationProperties("mailrestore")
+public record ServerSettings(
+    @NotNull Path dataDir,
+    String instanceId,
+    @Min(3) int leaseSeconds,
+    @NotNull Duration shutdownGrace,
+    @NotNull Duration assistInterval,
+    @Valid @NotNull ConcurrencySettings concurrency,
+    @Valid @NotNull VolumeSettings volume,
+    Map<String, @Valid S3ProfileSettings> s3Profiles,
+    @Valid @NotNull SourceSettings sources,
+    @Valid @NotNull SecuritySettings security) {
+
+  public ServerSettings {
+    s3Profiles = s3Profiles == null ? Map.of() : Map.copyOf(s3Profiles);
+  }
+
+  /** How much a restore does at once on this instance; 0 for the machine's default. */
+  public record ConcurrencySettings(
+      @Min(0) int accounts, @Min(0) int clustersPerAccount, @Min(0) int blobTransfers) {}
+
+  /**
+   * The volume restored blobs go to.
+   *
+   * @param kind local, packed-local, s3 or packed-s3
+   * @param location a directory, or s3://bucket/prefix; default: {@code <data-dir>/volume}
+   */
+  public record VolumeSettings(
+      @NotBlank String name,
+      @NotBlank String kind,
+      String location,
+      @NotBlank String compression,
+      @Min(0) long compressionThreshold,
+      @Min(0) int packThreshold,
+      String s3Profile) {}
+
+  /** An S3 endpoint and its credentials (from configuration or the environment only). */
+  public record S3ProfileSettings(
+      String endpoint, String region, String accessKey, String secretKey) {}
+
+  /**
+   * Where local backups (and Maildir trees) may be read from: a requested path must resolve, after
+   * symbolic links and {@code ..}, inside one of these.
+   */
+  public record SourceSettings(List<Path> allowedRoots) {
+    public SourceSettings {
+      allowedRoots = allowedRoots == null ? List.of() : List.copyOf(allowedRoots);
+    }
+  }
+
+  /**
+   * Who may call the API. Users log in with HTTP basic auth; passwords are stored encoded ({@code
+   * {bcrypt}...}). API tokens are sent as {@code Authorization: Bearer <token>}; only their SHA-256
+   * is configured. Roles: {@code viewer} reads, {@code admin} also starts, cancels and resumes.
+   */
+  public record SecuritySettings(List<@Valid User> users, List<@Valid Token> tokens) {
+    public SecuritySettings {
+      users = users == null ? List.of() : List.copyOf(users);
+      tokens = tokens == null ? List.of() : List.copyOf(tokens);
+    }
+
+    public record User(@NotBlank String name, @NotBlank String password, @NotNull Role role) {}
+
+    public record Token(@NotBlank String name, @NotBlank String sha256, @NotNull Role role) {}
+
+    /** What a caller may do. */
+    public enum Role {
+      VIEWER,
+      ADMIN
+    }
+  }
+}

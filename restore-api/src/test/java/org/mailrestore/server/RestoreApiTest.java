@@ -1,0 +1,421 @@
+package org.mailrestore.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.mailrestore.backup.BackupReader;
+import org.mailrestore.backup.Json;
+import org.mailrestore.backup.LocalBackupStorage;
+import org.mailrestore.backup.generate.BackupGenerator;
+import org.mailrestore.backup.generate.GeneratorSpec;
+import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.restore.storage.Volumes;
+import org.mailrestore.testkit.TestDatabase;
+import org.mailrestore.testkit.TestMariaDb;
+import org.mailrestore.verify.Verifier;
+import org.mailrestore.verify.VerifyReport;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Every endpoint of the REST API against the running service (real MariaDB, real volume): its
+ * answers, its errors as problem details, who may call what, what sources it refuses, and the
+ * idempotency key.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class RestoreApiTest {
+
+  static final String ADMIN_TOKEN = "test-admin-token";
+  static final String VIEWER_TOKEN = "test-viewer-token";
+
+  static TestDatabase database;
+  static Path dir;
+  static Path allowed;
+  static Path small;
+  static Path large;
+
+  @LocalServerPort int port;
+
+  @Autowired DataSource dataSource;
+
+  @Autowired Volumes volumes;
+
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeAll
+  static void fixtures() throws IOException {
+    dir = Files.createTempDirectory("mailrestore-api-test");
+    allowed = Files.createDirectories(dir.resolve("backups"));
+    small = allowed.resolve("small");
+    BackupGenerator.generate(
+        GeneratorSpec.defaults().withAccounts(2).withItemsPerAccount(60).withLargeRate(0), small);
+    large = allowed.resolve("large");
+    BackupGenerator.generate(
+        GeneratorSpec.defaults().withAccounts(6).withItemsPerAccount(1500).withLargeRate(0), large);
+    Files.createSymbolicLink(allowed.resolve("escape"), Path.of("/etc"));
+  }
+
+  @AfterAll
+  static void dropDatabase() {
+    if (database != null) {
+      database.close();
+    }
+  }
+
+  @DynamicPropertySource
+  static void properties(DynamicPropertyRegistry registry) throws IOException {
+    database = TestMariaDb.createDatabase();
+    registry.add("spring.datasource.url", database::jdbcUrl);
+    registry.add("spring.datasource.username", () -> database.server().user());
+    registry.add("spring.datasource.password", () -> database.server().password());
+    registry.add("mailrestore.data-dir", () -> dir.resolve("data").toString());
+    registry.add("mailrestore.lease-seconds", () -> "5");
+    registry.add("mailrestore.sources.allowed-roots[0]", () -> allowed.toString());
+    registry.add("mailrestore.security.users[0].name", () -> "alice");
+    registry.add("mailrestore.security.users[0].password", () -> "{noop}alice-secret");
+    registry.add("mailrestore.security.users[0].role", () -> "ADMIN");
+    registry.add("mailrestore.security.tokens[0].name", () -> "ci");
+    registry.add(
+        "mailrestore.security.tokens[0].sha256",
+        () -> BlobDigest.ofContent(ADMIN_TOKEN.getBytes(StandardCharsets.UTF_8)).hex());
+    registry.add("mailrestore.security.tokens[0].role", () -> "ADMIN");
+    registry.add("mailrestore.security.tokens[1].name", () -> "grafana");
+    registry.add(
+        "mailrestore.security.tokens[1].sha256",
+        () -> BlobDigest.ofContent(VIEWER_TOKEN.getBytes(StandardCharsets.UTF_8)).hex());
+    registry.add("mailrestore.security.tokens[1].role", () -> "VIEWER");
+  }
+
+  record Answer(int status, String body, HttpResponse<String> response) {
+    JsonNode json() {
+      return Json.MAPPER.readTree(body);
+    }
+
+    String header(String name) {
+      return response.headers().firstValue(name).orElse(null);
+    }
+  }
+
+  Answer call(String method, String path, String token, Object body, Map<String, String> headers)
+      throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+            .timeout(Duration.ofMinutes(2));
+    if (token != null) {
+      b.header("Authorization", token.startsWith("Basic ") ? token : "Bearer " + token);
+    }
+    headers.forEach(b::header);
+    if (body != null) {
+      b.header("Content-Type", "application/json");
+      String text = body instanceof String s ? s : Json.MAPPER.writeValueAsString(body);
+      b.method(method, HttpRequest.BodyPublishers.ofString(text));
+    } else {
+      b.method(method, HttpRequest.BodyPublishers.noBody());
+    }
+    HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    return new Answer(r.statusCode(), r.body(), r);
+  }
+
+  Answer get(String path) throws Exception {
+    return call("GET", path, ADMIN_TOKEN, null, Map.of());
+  }
+
+  Answer post(String path, Object body) throws Exception {
+    return call("POST", path, ADMIN_TOKEN, body, Map.of());
+  }
+
+  static Map<String, Object> local(Path path) {
+    return Map.of("source", Map.of("kind", "local", "path", path.toString()));
+  }
+
+  JsonNode awaitEnd(String id) throws Exception {
+    for (int i = 0; i < 60; i++) {
+      Answer a = get("/api/v1/restores/" + id + "/await?timeout=PT5S");
+      if (a.status() == 200) {
+        return a.json();
+      }
+      assertThat(a.status()).isEqualTo(202);
+    }
+    throw new AssertionError("operation " + id + " did not end");
+  }
+
+  static void assertFieldError(Answer a, String field) {
+    assertThat(a.status()).as(a.body()).isEqualTo(400);
+    assertThat(a.header("Content-Type")).startsWith("application/problem+json");
+    assertThat(a.json().path("errors").findValuesAsString("field")).as(a.body()).contains(field);
+  }
+
+  @Nested
+  class Security {
+    @Test
+    void healthIsOpenAndEverythingElseNeedsCredentials() throws Exception {
+      assertThat(call("GET", "/actuator/health/liveness", null, null, Map.of()).status())
+          .isEqualTo(200);
+      Answer readiness = call("GET", "/actuator/health/readiness", null, null, Map.of());
+      assertThat(readiness.status()).as(readiness.body()).isEqualTo(200);
+      for (String path :
+          new String[] {
+            "/api/v1/restores", "/actuator/prometheus", "/actuator/info", "/v3/api-docs"
+          }) {
+        Answer a = call("GET", path, null, null, Map.of());
+        assertThat(a.status()).as(path).isEqualTo(401);
+        assertThat(a.header("WWW-Authenticate")).contains("Bearer").contains("Basic");
+        assertThat(a.json().path("title").asString()).isEqualTo("Unauthorized");
+      }
+    }
+
+    @Test
+    void aWrongTokenOrPasswordIsRefused() throws Exception {
+      assertThat(call("GET", "/api/v1/restores", "not-a-token", null, Map.of()).status())
+          .isEqualTo(401);
+      String wrong =
+          "Basic "
+              + Base64.getEncoder().encodeToString("alice:wrong".getBytes(StandardCharsets.UTF_8));
+      assertThat(call("GET", "/api/v1/restores", wrong, null, Map.of()).status()).isEqualTo(401);
+      String right =
+          "Basic "
+              + Base64.getEncoder()
+                  .encodeToString("alice:alice-secret".getBytes(StandardCharsets.UTF_8));
+      assertThat(call("GET", "/api/v1/restores", right, null, Map.of()).status()).isEqualTo(200);
+    }
+
+    @Test
+    void aViewerReadsButCannotStartCancelOrResume() throws Exception {
+      assertThat(call("GET", "/api/v1/restores", VIEWER_TOKEN, null, Map.of()).status())
+          .isEqualTo(200);
+      Answer start = call("POST", "/api/v1/restores", VIEWER_TOKEN, local(small), Map.of());
+      assertThat(start.status()).isEqualTo(403);
+      assertThat(start.json().path("title").asString()).isEqualTo("Forbidden");
+      assertThat(call("POST", "/api/v1/restores/x/cancel", VIEWER_TOKEN, null, Map.of()).status())
+          .isEqualTo(403);
+      assertThat(call("POST", "/api/v1/restores/x/resume", VIEWER_TOKEN, null, Map.of()).status())
+          .isEqualTo(403);
+    }
+
+    @Test
+    void secretsAreNotReturned() throws Exception {
+      Answer a = get("/v3/api-docs");
+      assertThat(a.body()).doesNotContain(ADMIN_TOKEN).doesNotContain("alice-secret");
+    }
+  }
+
+  /**
+   * The OpenAPI document checked into docs/ is the one the service publishes. After an API change,
+   * rewrite it with {@code ./mvnw test -pl restore-api -Dtest=RestoreApiTest -Dopenapi.write=true}.
+   */
+  @Nested
+  class Document {
+    @Test
+    void theCheckedInOpenApiDocumentIsTheServedOne() throws Exception {
+      Answer a = get("/v3/api-docs");
+      assertThat(a.status()).isEqualTo(200);
+      String served = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(a.json());
+      Path file = Path.of("..", "docs", "openapi.json");
+      if (Boolean.getBoolean("openapi.write")) {
+        Files.writeString(file, served + "\n");
+      }
+      assertThat(a.json().path("paths").has("/api/v1/restores/{id}/await")).isTrue();
+      assertThat(Files.readString(file).strip())
+          .as("docs/openapi.json is stale: rewrite it with -Dopenapi.write=true")
+          .isEqualTo(served.strip());
+    }
+  }
+
+  @Nested
+  class BadRequests {
+    @Test
+    void fieldsAreCheckedOneByOne() throws Exception {
+      assertFieldError(post("/api/v1/restores", Map.of()), "source");
+      assertFieldError(
+          post("/api/v1/restores", Map.of("source", Map.of("kind", "ftp"))), "source.kind");
+      assertFieldError(
+          post("/api/v1/restores", Map.of("source", Map.of("kind", "local"))), "source.path");
+      assertFieldError(
+          post(
+              "/api/v1/restores",
+              Map.of(
+                  "source", Map.of("kind", "local", "path", small.toString()), "clusterSize", -1)),
+          "clusterSize");
+      assertFieldError(
+          post(
+              "/api/v1/restores",
+              Map.of(
+                  "source",
+                  Map.of("kind", "local", "path", small.toString()),
+                  "conflictPolicy",
+                  "overwrite")),
+          "conflictPolicy");
+      assertFieldError(
+          post(
+              "/api/v1/restores",
+              Map.of(
+                  "source",
+                  Map.of("kind", "maildir", "path", small.toString(), "domain", "not a domain"))),
+          "source.domain");
+      assertFieldError(get("/api/v1/restores?size=0"), "size");
+      assertFieldError(get("/api/v1/restores?state=SLEEPING"), "state");
+    }
+
+    @Test
+    void malformedJsonIsABadRequest() throws Exception {
+      Answer a = post("/api/v1/restores", "{\"source\": ");
+      assertThat(a.status()).isEqualTo(400);
+      assertThat(a.header("Content-Type")).startsWith("application/problem+json");
+    }
+
+    @Test
+    void pathsOutsideTheAllowedRootsAreRefused() throws Exception {
+      String[] escapes = {
+        allowed + "/../" + dir.relativize(allowed.getParent()),
+        allowed + "/small/../../",
+        "/etc",
+        allowed.resolve("escape").toString(),
+        "relative/path",
+        allowed.resolve("does-not-exist").toString()
+      };
+      for (String path : escapes) {
+        Answer a =
+            post("/api/v1/restores", Map.of("source", Map.of("kind", "local", "path", path)));
+        assertFieldError(a, "source.path");
+      }
+      Answer s3 =
+          post(
+              "/api/v1/restores",
+              Map.of("source", Map.of("kind", "s3", "bucket", "b", "profile", "nope")));
+      assertFieldError(s3, "source.profile");
+    }
+
+    @Test
+    void unknownOperationsAreNotFound() throws Exception {
+      for (String path : new String[] {"", "/accounts", "/failures", "/await?timeout=0"}) {
+        Answer a = get("/api/v1/restores/no-such-operation" + path);
+        assertThat(a.status()).as(path).isEqualTo(404);
+        assertThat(a.json().path("detail").asString()).contains("no-such-operation");
+      }
+      assertThat(post("/api/v1/restores/no-such-operation/cancel", null).status()).isEqualTo(404);
+      assertThat(post("/api/v1/restores/no-such-operation/resume", null).status()).isEqualTo(404);
+    }
+  }
+
+  @Nested
+  class Operations {
+    @Test
+    void aRestoreRunsToTheEndAndIsShownWhole() throws Exception {
+      // replace: other tests restore accounts of the same names into this database
+      Answer started =
+          post(
+              "/api/v1/restores",
+              Map.of(
+                  "source",
+                  Map.of("kind", "local", "path", small.toString()),
+                  "conflictPolicy",
+                  "replace"));
+      assertThat(started.status()).as(started.body()).isEqualTo(201);
+      String id = started.json().path("id").asString();
+      assertThat(started.header("Location")).isEqualTo("/api/v1/restores/" + id);
+      JsonNode ended = awaitEnd(id);
+      assertThat(ended.path("state").asString()).isEqualTo("COMPLETED");
+      assertThat(ended.path("counts").path("itemsRestored").asLong()).isPositive();
+      assertThat(ended.path("rates").path("itemsPerSecond").asDouble()).isPositive();
+      assertThat(ended.path("phases").path("dataMs").isNumber()).isTrue();
+
+      JsonNode accounts = get("/api/v1/restores/" + id + "/accounts").json();
+      assertThat(accounts.size()).as(accounts.toString()).isEqualTo(2);
+      assertThat(accounts.findValuesAsString("state")).containsOnly("RESTORED");
+      JsonNode failures = get("/api/v1/restores/" + id + "/failures?size=10").json();
+      assertThat(failures.path("items").size()).isZero();
+      assertThat(failures.path("hasMore").asBoolean()).isFalse();
+
+      JsonNode list = get("/api/v1/restores?state=COMPLETED&size=100").json();
+      assertThat(list.path("items").findValuesAsString("id")).contains(id);
+      JsonNode running = get("/api/v1/restores?state=RUNNING").json();
+      assertThat(running.path("items").findValuesAsString("id")).doesNotContain(id);
+
+      Answer cancel = post("/api/v1/restores/" + id + "/cancel", null);
+      assertThat(cancel.status()).isEqualTo(409);
+      Answer resume = post("/api/v1/restores/" + id + "/resume", null);
+      assertThat(resume.status()).isEqualTo(409);
+      assertThat(resume.json().path("detail").asString()).contains("new operation");
+
+      Answer metrics = get("/actuator/prometheus");
+      assertThat(metrics.status()).isEqualTo(200);
+      assertThat(metrics.body()).contains("mailrestore_items_total").contains("hikaricp_");
+      assertThat(get("/actuator/info").json().path("build").path("version").asString())
+          .isNotBlank();
+    }
+
+    @Test
+    void anIdempotencyKeyStartsOneRestoreOnly() throws Exception {
+      Map<String, String> key = Map.of("Idempotency-Key", "nightly-2026-11-21");
+      Answer first = call("POST", "/api/v1/restores", ADMIN_TOKEN, local(small), key);
+      Answer again = call("POST", "/api/v1/restores", ADMIN_TOKEN, local(small), key);
+      assertThat(first.status()).isEqualTo(201);
+      assertThat(again.status()).isEqualTo(200);
+      assertThat(again.json().path("id").asString()).isEqualTo(first.json().path("id").asString());
+      Answer other = call("POST", "/api/v1/restores", ADMIN_TOKEN, local(large), key);
+      assertThat(other.status()).isEqualTo(422);
+      assertThat(other.json().path("detail").asString()).contains("another request");
+      awaitEnd(first.json().path("id").asString());
+    }
+
+    @Test
+    void aRunningRestoreIsCancelledThenResumedToTheEnd() throws Exception {
+      Map<String, Object> body =
+          Map.of(
+              "source",
+              Map.of("kind", "local", "path", large.toString()),
+              "clusterSize",
+              50,
+              "concurrentAccounts",
+              1,
+              "conflictPolicy",
+              "replace");
+      Answer started = post("/api/v1/restores", body);
+      String id = started.json().path("id").asString();
+      for (int i = 0; i < 200; i++) {
+        JsonNode v = get("/api/v1/restores/" + id).json();
+        if (v.path("counts").path("itemsRestored").asLong() > 0) {
+          break;
+        }
+        Thread.sleep(50);
+      }
+      Answer cancel = post("/api/v1/restores/" + id + "/cancel", null);
+      assertThat(cancel.status()).as(cancel.body()).isIn(200, 202);
+      JsonNode cancelled = awaitEnd(id);
+      assertThat(cancelled.path("state").asString()).isEqualTo("CANCELLED");
+      long before = cancelled.path("counts").path("itemsRestored").asLong();
+
+      Answer resumed = post("/api/v1/restores/" + id + "/resume", null);
+      assertThat(resumed.status()).as(resumed.body()).isEqualTo(202);
+      JsonNode done = awaitEnd(id);
+      assertThat(done.path("state").asString()).isEqualTo("COMPLETED");
+      assertThat(done.path("counts").path("itemsRestored").asLong()).isGreaterThan(before);
+      // Nothing lost, nothing twice: the store equals the backup (the verifier counts items too).
+      try (BackupReader reader = BackupReader.open(new LocalBackupStorage(large))) {
+        VerifyReport report =
+            new Verifier(dataSource, volumes.openAll(dataSource))
+                .verify(reader, Verifier.Options.defaults());
+        assertThat(report.differences()).isEmpty();
+      }
+    }
+  }
+}
