@@ -9,8 +9,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -100,8 +98,8 @@ class S3FaultsIT {
       assertThat(proxy.resets()).as(proxy.toString()).isPositive();
       String metrics = service.get("/actuator/prometheus");
       double retries =
-          sum(metrics, "mailrestore_s3_retries_total")
-              + sum(metrics, "mailrestore_blob_retries_total");
+          Metrics.sum(metrics, "mailrestore_s3_retries_total")
+              + Metrics.sum(metrics, "mailrestore_blob_retries_total");
       assertThat(retries).as("retries counted").isPositive();
     }
 
@@ -120,15 +118,5 @@ class S3FaultsIT {
         assertThat(report.blobsChecked()).isPositive();
       }
     }
-  }
-
-  /** The sum of every series of a counter in a Prometheus text page. */
-  private static double sum(String page, String name) {
-    double total = 0;
-    Matcher m = Pattern.compile("(?m)^" + name + "(\\{[^}]*\\})? ([0-9.eE+-]+)$").matcher(page);
-    while (m.find()) {
-      total += Double.parseDouble(m.group(2));
-    }
-    return total;
   }
 }

@@ -106,6 +106,7 @@ final class ApiClient {
       case 404 -> ExitCodes.NOT_FOUND;
       case 409 -> ExitCodes.CONFLICT;
       case 400, 422 -> ExitCodes.USAGE;
+      case 502, 503, 504 -> ExitCodes.UNREACHABLE;
       default -> ExitCodes.FAILED;
     };
   }

@@ -91,6 +91,9 @@ final class RestoreApiCommands {
           "Follow an operation to its end: a live progress line on a terminal, a plain line every"
               + " --every seconds otherwise; exits 0 when it completed, 1 when partial, 3 else.")
   static final class Watch implements Callable<Integer> {
+    /** How long a watch waits for an unavailable service before it gives up. */
+    private static final Duration WATCH_PATIENCE = Duration.ofMinutes(10);
+
     @Parameters(paramLabel = "OPERATION", description = "The operation id")
     String id;
 
@@ -109,9 +112,28 @@ final class RestoreApiCommands {
 
     static int follow(ApiClient client, String id, Duration every, boolean json) {
       Progress progress = new Progress(System.out, Progress.onTerminal(), every);
+      long unavailableSince = 0;
       while (true) {
         // The service holds the request until the operation ends or a second passes.
-        ApiClient.Answer answer = client.get("api/v1/restores/" + id + "/await?timeout=PT1S");
+        ApiClient.Answer answer;
+        try {
+          answer = client.get("api/v1/restores/" + id + "/await?timeout=PT1S");
+          unavailableSince = 0;
+        } catch (ApiClient.ApiException e) {
+          // A restart of the service or of its database: the restore goes on, so does the watch.
+          if (e.exitCode() != ExitCodes.UNREACHABLE) {
+            throw e;
+          }
+          long now = System.nanoTime();
+          if (unavailableSince == 0) {
+            unavailableSince = now;
+            System.err.println(e.getMessage() + "; still watching");
+          } else if (now - unavailableSince > WATCH_PATIENCE.toNanos()) {
+            throw e;
+          }
+          pause();
+          continue;
+        }
         OperationView v = view(answer);
         if (v.state().isFinished()) {
           progress.end(v);
@@ -123,6 +145,15 @@ final class RestoreApiCommands {
           return RestoreCommand.exitCode(v.state());
         }
         progress.update(v);
+      }
+    }
+
+    private static void pause() {
+      try {
+        Thread.sleep(2000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new ApiClient.ApiException(ExitCodes.FAILED, "interrupted");
       }
     }
   }

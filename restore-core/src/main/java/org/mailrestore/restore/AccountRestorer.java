@@ -109,11 +109,13 @@ final class AccountRestorer {
                 ctx.operations().finishAccount(ctx.operationId(), sourceId, state, null);
                 return null;
               });
+      ctx.metrics().accountDone(state);
       return Optional.of(state);
     } catch (IOException e) {
       String detail = "cannot read the account's items: " + e.getMessage();
       ctx.record(Phase.DATA, FailureReason.ACCOUNT_UNREADABLE, sourceId, 0, "", detail);
       ctx.operations().finishAccount(ctx.operationId(), sourceId, AccountState.FAILED, detail);
+      ctx.metrics().accountDone(AccountState.FAILED);
       return Optional.of(AccountState.FAILED);
     } catch (LeaseLostException e) {
       LOG.warn("{}; leaving account {} to its new owner", e.getMessage(), account.accountName());

@@ -8,8 +8,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -178,6 +180,34 @@ public final class OperationStore {
   }
 
   /** Operations, newest first; {@code state} null for all. */
+  /** How many operations are in each state. */
+  public Map<OperationState, Long> countByState() throws SQLException {
+    Map<OperationState, Long> counts = new EnumMap<>(OperationState.class);
+    for (Map.Entry<String, Long> row :
+        Sql.query(
+            dataSource,
+            "SELECT state, COUNT(*) FROM restore_operation GROUP BY state",
+            rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
+      counts.put(OperationState.valueOf(row.getKey()), row.getValue());
+    }
+    return counts;
+  }
+
+  /** How many accounts of the operations not yet ended are in each state. */
+  public Map<AccountState, Long> accountsOfUnfinishedByState() throws SQLException {
+    Map<AccountState, Long> counts = new EnumMap<>(AccountState.class);
+    for (Map.Entry<String, Long> row :
+        Sql.query(
+            dataSource,
+            "SELECT a.state, COUNT(*) FROM restore_account a JOIN restore_operation o"
+                + " ON o.id = a.operation_id WHERE o.state IN ('QUEUED', 'RUNNING')"
+                + " GROUP BY a.state",
+            rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
+      counts.put(AccountState.valueOf(row.getKey()), row.getValue());
+    }
+    return counts;
+  }
+
   public List<String> list(OperationState state, int offset, int limit) throws SQLException {
     String sql =
         "SELECT id FROM restore_operation"

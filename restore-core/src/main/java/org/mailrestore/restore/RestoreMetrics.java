@@ -135,6 +135,15 @@ public final class RestoreMetrics {
     activeAccounts.incrementAndGet();
   }
 
+  /** An account's phase 2 ended (restored, partial, failed, skipped). */
+  void accountDone(AccountState state) {
+    Counter.builder("mailrestore.accounts.done")
+        .description("Accounts whose phase 2 ended, by outcome")
+        .tag("outcome", state.name().toLowerCase(Locale.ROOT))
+        .register(registry)
+        .increment();
+  }
+
   void accountFinished() {
     activeAccounts.decrementAndGet();
   }

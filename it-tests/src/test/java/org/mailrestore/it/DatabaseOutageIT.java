@@ -1,0 +1,153 @@
+package org.mailrestore.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.backup.Json;
+import org.mailrestore.testkit.MariaDbServer;
+import org.mailrestore.testkit.TestDatabase;
+import org.mailrestore.testkit.TestMariaDb;
+
+/**
+ * The database goes away under a running service in the middle of phase 2: every connection the
+ * service holds to its schema is killed, three times. The operation waits, retries and completes;
+ * {@code verify} finds the store equal to the backup (nothing lost, nothing twice), and the retries
+ * show in the metrics.
+ */
+class DatabaseOutageIT {
+
+  @TempDir Path dir;
+  TestDatabase database;
+
+  @BeforeEach
+  void createDatabase() {
+    database = TestMariaDb.createDatabase();
+  }
+
+  @AfterEach
+  void dropDatabase() {
+    database.close();
+  }
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void connectionsKilledMidRestoreThreeTimesAndTheRestoreStillEndsExact() throws Exception {
+    Path roots = Files.createDirectories(dir.resolve("roots"));
+    Path backup = RestoreProcesses.generate(roots.resolve("backup"), 6, 1500, 21);
+    Path volume;
+    try (ServiceProcess service = ServiceProcess.start(database, dir, roots)) {
+      volume = service.volume;
+      Cli.Result started =
+          service.cli(
+              "restore",
+              "start",
+              "--backup",
+              backup.toString(),
+              "--cluster-size",
+              "50",
+              "--concurrent-accounts",
+              "2");
+      assertThat(started.exitCode()).as(started.err()).isZero();
+      String operation = started.operation();
+
+      int killed = 0;
+      long restoredBefore = 0;
+      for (int outage = 0; outage < 3; outage++) {
+        restoredBefore = awaitMoreRestored(service, operation, restoredBefore);
+        killed += killConnectionsOf(database);
+      }
+      assertThat(killed).as("connections killed").isPositive();
+
+      Cli.Result watched = service.cli("restore", "watch", operation, "--every", "1");
+      assertThat(watched.exitCode())
+          .as(watched.out() + service.cli("restore", "failures", operation).out())
+          .isZero();
+      assertThat(watched.out()).contains("COMPLETED");
+
+      String metrics = service.get("/actuator/prometheus");
+      assertThat(Metrics.sum(metrics, "mailrestore_db_retries_total"))
+          .as("database retries counted")
+          .isPositive();
+    }
+    Cli.Result verified = Cli.verify(backup, database, volume);
+    assertThat(verified.exitCode()).as(verified.out() + verified.err()).isZero();
+    assertThat(verified.out()).contains("no differences");
+  }
+
+  /** Waits until the operation has restored more than {@code than} items; how many it has. */
+  private static long awaitMoreRestored(ServiceProcess service, String operation, long than)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    for (long restored = itemsRestored(service, operation);
+        ;
+        restored = itemsRestored(service, operation)) {
+      if (restored > than) {
+        return restored;
+      }
+      assertThat(System.nanoTime()).as("no progress:%n%s", service.output()).isLessThan(deadline);
+      Thread.sleep(50);
+    }
+  }
+
+  /**
+   * The items the operation has restored, or -1 while the service cannot tell: its API answers 503
+   * while the database is away.
+   */
+  private static long itemsRestored(ServiceProcess service, String operation) {
+    Cli.Result r = service.cli("restore", "status", operation, "--json");
+    if (r.exitCode() != 0) {
+      return -1;
+    }
+    return Json.MAPPER.readTree(r.out()).path("counts").path("itemsRestored").asLong();
+  }
+
+  /**
+   * Kills every connection to the test's schema but the one doing the killing (what a database
+   * restart or a failover does to a pool) and returns how many it killed.
+   */
+  private static int killConnectionsOf(TestDatabase database) throws SQLException {
+    MariaDbServer server = database.server();
+    try (Connection c =
+        DriverManager.getConnection(server.serverUrl(), server.user(), server.password())) {
+      List<Long> ids = new ArrayList<>();
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "SELECT id FROM information_schema.processlist WHERE db = ? AND id <>"
+                  + " CONNECTION_ID()")) {
+        ps.setString(1, database.name());
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            ids.add(rs.getLong(1));
+          }
+        }
+      }
+      int killed = 0;
+      try (Statement s = c.createStatement()) {
+        for (long id : ids) {
+          try {
+            s.execute("KILL CONNECTION " + id);
+            killed++;
+          } catch (SQLException gone) {
+            // It closed on its own between the listing and the kill.
+          }
+        }
+      }
+      return killed;
+    }
+  }
+}
