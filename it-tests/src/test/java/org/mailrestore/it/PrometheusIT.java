@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -124,8 +126,17 @@ class PrometheusIT {
                 "--watch");
         assertThat(restored.out()).as(restored.err()).contains("PARTIAL");
         // Two more scrapes: the restore's counters, then a second point for rates.
-        Files.writeString(
-            Path.of("target", "prometheus-page.txt"), service.get("/actuator/prometheus"));
+        // The catalogue lists every family of the service's own metrics.
+        String page = service.get("/actuator/prometheus");
+        String catalogue = Files.readString(REPOSITORY.resolve("docs/metrics.md"));
+        Matcher family = Pattern.compile("(?m)^# TYPE (mailrestore_\\w+?)(_max)? ").matcher(page);
+        List<String> undocumented = new ArrayList<>();
+        while (family.find()) {
+          if (!catalogue.contains("`" + family.group(1) + "`")) {
+            undocumented.add(family.group(1));
+          }
+        }
+        assertThat(undocumented).as("metrics missing from docs/metrics.md").isEmpty();
         int seen = scrapes(prometheus);
         awaitScrapes(prometheus, seen + 2);
 
