@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -53,6 +54,12 @@ final class CliProcess {
 
   /** With a maximum heap for the CLI's JVM (e.g. {@code 96m}); null for the default. */
   static CliProcess start(String dbPassword, String maxHeap, List<String> args) {
+    return start(dbPassword, maxHeap, Map.of(), args);
+  }
+
+  /** With more environment variables (such as an S3 profile's {@code MAILRESTORE_S3_*}). */
+  static CliProcess start(
+      String dbPassword, String maxHeap, Map<String, String> environment, List<String> args) {
     List<String> command = new ArrayList<>(Launcher.javaJar());
     if (maxHeap != null) {
       command.add(1, "-Xmx" + maxHeap);
@@ -60,6 +67,7 @@ final class CliProcess {
     command.addAll(args);
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().put("MAILRESTORE_DB_PASSWORD", dbPassword);
+    builder.environment().putAll(environment);
     try {
       return new CliProcess(builder.start());
     } catch (IOException e) {

@@ -48,7 +48,7 @@ class DatabaseOutageIT {
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
   void connectionsKilledMidRestoreThreeTimesAndTheRestoreStillEndsExact() throws Exception {
     Path roots = Files.createDirectories(dir.resolve("roots"));
-    Path backup = RestoreProcesses.generate(roots.resolve("backup"), 6, 1500, 21);
+    Path backup = RestoreProcesses.generate(roots.resolve("backup"), 6 * Soak.scale(), 1500, 21);
     Path volume;
     try (ServiceProcess service = ServiceProcess.start(database, dir, roots)) {
       volume = service.volume;
@@ -67,7 +67,7 @@ class DatabaseOutageIT {
 
       int killed = 0;
       long restoredBefore = 0;
-      for (int outage = 0; outage < 3; outage++) {
+      for (int outage = 0; outage < 3 * Soak.scale(); outage++) {
         restoredBefore = awaitMoreRestored(service, operation, restoredBefore);
         killed += killConnectionsOf(database);
       }

@@ -19,7 +19,7 @@ import org.mailrestore.testkit.TestMariaDb;
  */
 class KillAndResumeIT {
 
-  private static final int KILLS = 3;
+  private static final int KILLS = 3 * Soak.scale();
 
   @TempDir Path dir;
   TestDatabase interruptedDb;
@@ -39,7 +39,7 @@ class KillAndResumeIT {
 
   @Test
   void killedWithSigkillSeveralTimesThenResumedEndsIdentical() throws Exception {
-    Path backup = RestoreProcesses.generate(dir.resolve("backup"), 6, 1500, 11);
+    Path backup = RestoreProcesses.generate(dir.resolve("backup"), 6 * Soak.scale(), 1500, 11);
     RestoreProcesses interrupted =
         new RestoreProcesses(backup, dir.resolve("volume-a"), interruptedDb);
     RestoreProcesses uninterrupted =

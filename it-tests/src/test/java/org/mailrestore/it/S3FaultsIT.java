@@ -57,7 +57,10 @@ class S3FaultsIT {
   void aRestoreThroughFaultsCompletesExactlyAndCountsItsRetries() throws Exception {
     Path backup = dir.resolve("backup");
     BackupGenerator.generate(
-        GeneratorSpec.defaults().withAccounts(4).withItemsPerAccount(150).withLargeRate(0.02),
+        GeneratorSpec.defaults()
+            .withAccounts(4 * Soak.scale())
+            .withItemsPerAccount(150)
+            .withLargeRate(0.02),
         backup);
     String backupBucket = TestS3.createBucket();
     TestS3.upload(backup, backupBucket, "nightly");

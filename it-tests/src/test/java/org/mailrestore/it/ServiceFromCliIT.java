@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.backup.Json;
+import org.mailrestore.restore.HostileBackup;
 import org.mailrestore.testkit.TestDatabase;
 import org.mailrestore.testkit.TestMariaDb;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The admin CLI against a real service process: start, watch (plain lines off a terminal), status,
@@ -114,6 +118,31 @@ class ServiceFromCliIT {
     assertThat(failures.out()).contains("BLOB_MISSING").contains(digest);
     Cli.Result json = service.cli("restore", "failures", operation, "--json");
     assertThat(Json.MAPPER.readTree(json.out()).path("items").size()).isEqualTo(1);
+  }
+
+  @Test
+  void aHostileBackupEndsPartialWithExactlyItsFailureList() throws Exception {
+    Path backup = backups.resolve("hostile");
+    Map<Integer, String> expected = HostileBackup.write(backup);
+
+    Cli.Result started =
+        service.cli("restore", "start", "--backup", backup.toString(), "--watch", "--json");
+    assertThat(started.exitCode()).as(started.out() + started.err()).isEqualTo(1);
+    JsonNode ended =
+        Json.MAPPER.readTree(started.out().substring(started.out().lastIndexOf("\n{")));
+    assertThat(ended.path("state").asString()).isEqualTo("PARTIAL");
+    assertThat(ended.path("counts").path("itemsRestored").asLong())
+        .isEqualTo(HostileBackup.GOOD_ITEMS);
+
+    Cli.Result json =
+        service.cli("restore", "failures", ended.path("id").asString(), "--size", "100", "--json");
+    assertThat(json.exitCode()).as(json.err()).isZero();
+    Map<Integer, String> actual = new TreeMap<>();
+    for (JsonNode failure : Json.MAPPER.readTree(json.out()).path("items")) {
+      assertThat(failure.path("detail").asString()).as("a reason a person can act on").isNotBlank();
+      actual.put(failure.path("itemId").asInt(), failure.path("reason").asString());
+    }
+    assertThat(actual).isEqualTo(expected);
   }
 
   @Test
