@@ -66,6 +66,16 @@ final class BenchDatabase implements AutoCloseable {
     }
   }
 
+  /** A server variable, such as {@code innodb_flush_log_at_trx_commit}. */
+  String variable(String name) throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT @@" + name)) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
   /** Pages of the server's buffer pool not yet written to disk. */
   static long dirtyPages(String serverUrl, String user, String password) throws SQLException {
     try (Connection c = DriverManager.getConnection(serverUrl, user, password);

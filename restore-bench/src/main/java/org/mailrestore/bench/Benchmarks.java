@@ -15,6 +15,8 @@ import picocli.CommandLine.Command;
       BlobsCommand.class,
       RestoreCommand.class,
       S3RestoreCommand.class,
+      PeerCommand.class,
+      SuiteCommand.class,
       RestoreChildCommand.class,
       CommandLine.HelpCommand.class
     })

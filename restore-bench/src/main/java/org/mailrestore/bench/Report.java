@@ -47,6 +47,21 @@ final class Report {
     context.put(key, value);
   }
 
+  /** What the restore JVM measured of itself: heap, GC, CPU per 10,000 items, dedup ratio. */
+  void restoreFigures(RestoreRun.Result r) {
+    context("peak heap MiB", r.peakHeapBytes() >> 20);
+    context("GC ms", r.gcMillis());
+    context("GC collections", r.gcCount());
+    context("restore CPU seconds", r.cpuNanos() / 1e9);
+    long items = Math.max(1, r.itemsRestored());
+    context("CPU seconds per 10k items", r.cpuNanos() / 1e9 / items * 10_000);
+    if (r.volumeBytes() > 0) {
+      // Bytes of the restored items over the bytes the volume holds: dedup (and packing) gains.
+      context("dedup ratio", (double) r.bytesRestored() / r.volumeBytes());
+    }
+    context("dedup hits", r.dedupHits());
+  }
+
   Row add(String group, String name, long objects, long bytes, double seconds) {
     Row row = new Row(group, name, objects, bytes, seconds, null, null);
     rows.add(row);

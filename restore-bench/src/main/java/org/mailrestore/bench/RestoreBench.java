@@ -274,6 +274,7 @@ final class RestoreBench {
             p.accountsAtOnce(),
             p.clustersPerAccount(),
             p.blobTransfers(),
+            null,
             null);
     return RestoreRun.inChild(child, p.childHeap(), p.workDir());
   }

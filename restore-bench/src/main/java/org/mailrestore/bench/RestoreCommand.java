@@ -157,10 +157,7 @@ final class RestoreCommand implements Callable<Integer> {
           r.bytesRestored(),
           r.dataMillis() / 1000.0,
           slower);
-      report.context("peak heap MiB", r.peakHeapBytes() >> 20);
-      report.context("GC ms", r.gcMillis());
-      report.context("GC collections", r.gcCount());
-      report.context("restore CPU seconds", r.cpuNanos() / 1e9);
+      report.restoreFigures(r);
       report.context("restore wall seconds", r.wallNanos() / 1e9);
       report.context(
           "restore CPU use",

@@ -43,6 +43,7 @@ public final class RestoreRun {
    *
    * @param backup a directory, or s3://bucket/prefix on {@code s3}
    * @param s3 the S3 endpoint of an s3:// backup; null for a local one
+   * @param maildirDomain when set, {@code backup} is a tree of Maildir mailboxes of this domain
    */
   record Params(
       String jdbcUrl,
@@ -55,7 +56,8 @@ public final class RestoreRun {
       int accounts,
       int clustersPerAccount,
       int blobTransfers,
-      S3Endpoint s3) {}
+      S3Endpoint s3,
+      String maildirDomain) {}
 
   /** An S3 endpoint and its keys. */
   record S3Endpoint(String endpoint, String region, String accessKey, String secretKey) {}
@@ -75,7 +77,8 @@ public final class RestoreRun {
       long gcMillis,
       long gcCount,
       long cpuNanos,
-      long wallNanos) {}
+      long wallNanos,
+      long volumeBytes) {}
 
   private RestoreRun() {}
 
@@ -125,7 +128,11 @@ public final class RestoreRun {
               RestoreEngine.DEFAULT_LEASE_SECONDS,
               concurrency)) {
         RestoreRequest request = RestoreRequest.local(p.backup()).withClusterSize(p.clusterSize());
-        if (p.s3() != null) {
+        if (p.maildirDomain() != null) {
+          request =
+              request.withSource(
+                  new BackupSource.Maildir(p.backup(), p.maildirDomain(), "maildir"));
+        } else if (p.s3() != null) {
           S3Location at = Volumes.parseS3(p.backup());
           request = request.withSource(new BackupSource.S3(S3_PROFILE, at.bucket(), at.prefix()));
         }
@@ -157,7 +164,8 @@ public final class RestoreRun {
             gcMillis,
             gcCount,
             cpu,
-            wall);
+            wall,
+            volumeBytes(p));
     Files.writeString(Path.of(args[1]), Json.MAPPER.writeValueAsString(result));
   }
 
@@ -201,6 +209,17 @@ public final class RestoreRun {
         S3_PROFILE,
         S3Settings.of(URI.create(e.endpoint()), e.region(), e.accessKey(), e.secretKey())
             .withMaxConnections(p.blobTransfers() + 8));
+  }
+
+  /** The bytes a local volume holds after the restore; 0 for an S3 one. */
+  private static long volumeBytes(Params p) throws IOException {
+    Path root = Path.of(p.volume());
+    if (p.volumeKind().isS3() || !Files.isDirectory(root)) {
+      return 0;
+    }
+    try (var files = Files.walk(root)) {
+      return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+    }
   }
 
   private static long orZero(Long value) {

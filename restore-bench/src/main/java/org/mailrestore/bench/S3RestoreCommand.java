@@ -159,7 +159,8 @@ final class S3RestoreCommand implements Callable<Integer> {
                     proxy.endpoint().toString(),
                     server.region(),
                     server.accessKey(),
-                    server.secretKey()));
+                    server.secretKey()),
+                null);
         r = RestoreRun.inChild(params, heap, work);
         report.context("S3 requests of the restore", proxy.requests());
       }
@@ -182,9 +183,7 @@ final class S3RestoreCommand implements Callable<Integer> {
           r.itemsRestored(),
           r.bytesRestored(),
           dataSeconds);
-      report.context("peak heap MiB", r.peakHeapBytes() >> 20);
-      report.context("GC ms", r.gcMillis());
-      report.context("restore CPU seconds", r.cpuNanos() / 1e9);
+      report.restoreFigures(r);
       report.print(System.out);
       System.out.printf(
           Locale.ROOT,

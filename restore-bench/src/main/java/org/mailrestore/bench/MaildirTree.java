@@ -1,0 +1,70 @@
+package org.mailrestore.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Lays a corpus of plain one-file-per-message folders (the Enron layout: {@code
+ * <user>/<folder>/<sub>/<n>.}) out as real Maildir++ trees that Dovecot reads too: one mailbox per
+ * user with {@code cur/new/tmp}, each folder a {@code .folder.sub} directory, every message a hard
+ * link in {@code cur/} marked seen.
+ */
+final class MaildirTree {
+
+  private MaildirTree() {}
+
+  /** Lays out every user of {@code corpus} under {@code tree}; returns the messages laid out. */
+  static long layOut(Path corpus, Path tree) throws IOException {
+    Path users = Files.isDirectory(corpus.resolve("maildir")) ? corpus.resolve("maildir") : corpus;
+    long messages = 0;
+    List<Path> userDirs;
+    try (Stream<Path> s = Files.list(users)) {
+      userDirs = s.filter(Files::isDirectory).sorted().toList();
+    }
+    for (Path user : userDirs) {
+      Path mailbox = tree.resolve(user.getFileName().toString());
+      maildir(mailbox);
+      List<Path> files;
+      try (Stream<Path> s = Files.walk(user)) {
+        files = s.filter(Files::isRegularFile).sorted().toList();
+      }
+      for (Path file : files) {
+        Path folder = user.relativize(file.getParent());
+        boolean inbox =
+            folder.toString().isEmpty()
+                || (folder.getNameCount() == 1 && folder.toString().equalsIgnoreCase("inbox"));
+        Path target = inbox ? mailbox : mailbox.resolve(maildirPlusName(folder));
+        maildir(target);
+        messages++;
+        Files.createLink(target.resolve("cur").resolve(messages + ".corpus:2,S"), file);
+      }
+    }
+    return messages;
+  }
+
+  /**
+   * {@code a/b.c} becomes {@code .a.b_c}: Maildir++ separates levels with dots. A top-level {@code
+   * inbox} is the mailbox's own INBOX (its root), and its subfolders are {@code .INBOX.sub}, as
+   * Dovecot names them; otherwise Dovecot would see two INBOXes.
+   */
+  private static String maildirPlusName(Path folder) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < folder.getNameCount(); i++) {
+      String segment = folder.getName(i).toString();
+      if (i == 0 && segment.equalsIgnoreCase("inbox")) {
+        segment = "INBOX";
+      }
+      sb.append('.').append(segment.replace('.', '_'));
+    }
+    return sb.toString();
+  }
+
+  private static void maildir(Path dir) throws IOException {
+    for (String sub : new String[] {"cur", "new", "tmp"}) {
+      Files.createDirectories(dir.resolve(sub));
+    }
+  }
+}

@@ -1,0 +1,296 @@
+package org.mailrestore.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.mailrestore.restore.Concurrency;
+import org.mailrestore.restore.storage.VolumeSpec;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * mailrestore next to a peer on the same mail, in the same run: Dovecot's {@code doveadm import} of
+ * the Enron subset into its mdbox store, and mailrestore's restore of the same Maildir tree through
+ * its Maildir reader into MariaDB and a file volume. Both with fsync on.
+ */
+@Command(
+    name = "peer",
+    mixinStandardHelpOptions = true,
+    description =
+        "Dovecot (doveadm import into mdbox) and mailrestore restore the same Maildir tree of the"
+            + " Enron subset; messages/s side by side, both with fsync on.")
+final class PeerCommand implements Callable<Integer> {
+
+  @Mixin ServerOptions mariadb;
+
+  @Option(
+      names = "--corpus",
+      description =
+          "The Enron subset: enron-maildir-subset.tar.zst or its unpacked directory (default:"
+              + " $MAILRESTORE_CORPORA/enron-maildir-subset.tar.zst, else"
+              + " ../shared/corpora/enron-maildir-subset.tar.zst)")
+  Path corpus;
+
+  @Option(
+      names = "--heap",
+      defaultValue = "1g",
+      description = "Heap of mailrestore's restore JVM (default: ${DEFAULT-VALUE})")
+  String heap;
+
+  @Option(names = "--json", description = "Also write the results to this file")
+  Path json;
+
+  private static final String DOMAIN = "enron.example";
+
+  @Override
+  public Integer call() throws Exception {
+    Path doveadm = Path.of("/usr/bin/doveadm");
+    if (!Files.isExecutable(doveadm)) {
+      System.err.println(
+          "Dovecot is not installed: apt-get install dovecot-core (Debian) to compare with it");
+      return 2;
+    }
+    Path archive = corpus != null ? corpus : defaultCorpus();
+    Path work = Files.createTempDirectory("mailrestore-peer");
+    try {
+      Path unpacked = unpack(archive, work.resolve("corpus"));
+      Path tree = work.resolve("maildir");
+      long messages = MaildirTree.layOut(unpacked, tree);
+      List<String> users;
+      try (Stream<Path> s = Files.list(tree)) {
+        users = s.map(p -> p.getFileName().toString()).sorted().toList();
+      }
+      // Dovecot refuses root: it runs as nobody, who must read the tree and write its store.
+      Files.walk(work).forEach(p -> p.toFile().setWritable(true, false));
+      Files.walk(work).forEach(p -> p.toFile().setReadable(true, false));
+      Files.walk(work).forEach(p -> p.toFile().setExecutable(true, false));
+
+      Concurrency machine = Concurrency.forMachine();
+      int parallel = Runtime.getRuntime().availableProcessors();
+      double dovecotSeconds = dovecot(doveadm, tree, users, work.resolve("dovecot"), parallel);
+      long dovecotMessages = dovecotCount(doveadm, users, work.resolve("dovecot"));
+
+      RestoreRun.Result ours;
+      String server;
+      String flush;
+      try (BenchDatabase db =
+          new BenchDatabase(mariadb.url, mariadb.user, mariadb.password(), "peer", 1)) {
+        server = db.serverVersion();
+        flush = db.variable("innodb_flush_log_at_trx_commit");
+        RestoreRun.Params params =
+            new RestoreRun.Params(
+                db.jdbcUrl(),
+                mariadb.user,
+                mariadb.password(),
+                tree.toString(),
+                work.resolve("volume").toString(),
+                VolumeSpec.Kind.PACKED_LOCAL,
+                1000,
+                machine.accounts(),
+                machine.clustersPerAccount(),
+                machine.blobTransfers(),
+                null,
+                DOMAIN);
+        ours = RestoreRun.inChild(params, heap, work);
+      }
+      if (!ours.state().equals("COMPLETED")) {
+        System.err.printf(Locale.ROOT, "our restore ended %s%n", ours.state());
+        return 1;
+      }
+      if (dovecotMessages != messages) {
+        System.err.printf(
+            Locale.ROOT,
+            "Dovecot holds %,d messages of the %,d laid out%n",
+            dovecotMessages,
+            messages);
+        return 1;
+      }
+
+      Report report = new Report("peer: the Enron subset into Dovecot and into mailrestore");
+      report.context("messages", messages);
+      report.context("users", users.size());
+      report.context("Dovecot", version() + ", mdbox, mail_fsync=always");
+      report.context("Dovecot imports at once", parallel);
+      report.context(
+          "mailrestore",
+          "MariaDB "
+              + server
+              + " (innodb_flush_log_at_trx_commit="
+              + flush
+              + "), packed volume (as mdbox packs messages), every blob fsynced before its rows commit");
+      report.context("mailrestore restore JVM", "-Xmx" + heap);
+      report.restoreFigures(ours);
+      Report.Row dovecotRow =
+          report.add("Enron subset", "Dovecot doveadm import", messages, 0, dovecotSeconds);
+      // Whole restore (three phases, folders included), against Dovecot's whole import.
+      double oursSeconds =
+          (ours.provisioningMillis() + ours.dataMillis() + ours.sharesMillis()) / 1000.0;
+      report.add(
+          "Enron subset",
+          "mailrestore restore (Maildir reader)",
+          messages,
+          ours.bytesRestored(),
+          oursSeconds,
+          dovecotRow);
+      report.print(System.out);
+      System.out.printf(
+          Locale.ROOT,
+          "  mailrestore is %.2fx Dovecot's import rate on the same messages%n",
+          dovecotSeconds / oursSeconds);
+      if (json != null) {
+        report.writeJson(json);
+      }
+      return 0;
+    } finally {
+      try (Stream<Path> paths = Files.walk(work)) {
+        paths.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      }
+    }
+  }
+
+  static Path defaultCorpus() {
+    String env = System.getenv("MAILRESTORE_CORPORA");
+    Path dir = env != null ? Path.of(env) : Path.of("..", "shared", "corpora");
+    return dir.resolve("enron-maildir-subset.tar.zst").toAbsolutePath().normalize();
+  }
+
+  /** The corpus as a directory: unpacked with GNU tar when it is an archive. */
+  static Path unpack(Path archive, Path into) throws IOException, InterruptedException {
+    if (Files.isDirectory(archive)) {
+      return archive;
+    }
+    if (!Files.isRegularFile(archive)) {
+      throw new IllegalArgumentException("no corpus at " + archive + " (use --corpus)");
+    }
+    Files.createDirectories(into);
+    run(List.of("tar", "--zstd", "-xf", archive.toString(), "-C", into.toString()), null);
+    try (Stream<Path> top = Files.list(into)) {
+      List<Path> entries = top.toList();
+      return entries.size() == 1 && Files.isDirectory(entries.getFirst())
+          ? entries.getFirst()
+          : into;
+    }
+  }
+
+  /** Imports every user's Maildir, {@code parallel} at a time; the wall seconds. */
+  private static double dovecot(
+      Path doveadm, Path tree, List<String> users, Path store, int parallel) throws Exception {
+    Files.createDirectories(store.resolve("run"));
+    Path config = store.resolve("dovecot.conf");
+    Files.writeString(
+        config,
+        String.join(
+            "\n",
+            "mail_location = mdbox:~/mdbox",
+            "mail_fsync = always",
+            "ssl = no",
+            "protocols =",
+            "log_path = " + store.resolve("dovecot.log"),
+            "base_dir = " + store.resolve("run"),
+            ""),
+        StandardCharsets.UTF_8);
+    for (String user : users) {
+      Files.createDirectories(store.resolve("home").resolve(user));
+    }
+    Files.walk(store).forEach(p -> p.toFile().setWritable(true, false));
+    long start = System.nanoTime();
+    try (ExecutorService pool = Executors.newFixedThreadPool(parallel)) {
+      List<Future<String>> runs = new ArrayList<>();
+      for (String user : users) {
+        runs.add(
+            pool.submit(() ->
+                run(
+                    asMailUser(
+                        store,
+                        user,
+                        List.of(
+                            doveadm.toString(),
+                            "-c",
+                            config.toString(),
+                            "import",
+                            "-s",
+                            "maildir:" + tree.resolve(user),
+                            "",
+                            "ALL")),
+                    null)));
+      }
+      for (Future<String> f : runs) {
+        f.get();
+      }
+    }
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  /** How many messages Dovecot holds over all users. */
+  private static long dovecotCount(Path doveadm, List<String> users, Path store) throws Exception {
+    long total = 0;
+    Path config = store.resolve("dovecot.conf");
+    for (String user : users) {
+      String out =
+          run(
+              asMailUser(
+                  store,
+                  user,
+                  List.of(
+                      doveadm.toString(),
+                      "-c",
+                      config.toString(),
+                      "-f",
+                      "flow",
+                      "mailbox",
+                      "status",
+                      "messages",
+                      "*")),
+              null);
+      for (String field : out.split("\\s+")) {
+        if (field.startsWith("messages=")) {
+          total += Long.parseLong(field.substring("messages=".length()));
+        }
+      }
+    }
+    return total;
+  }
+
+  /** Dovecot's single-user mode: no auth service, the user and home from the environment. */
+  private static List<String> asMailUser(Path store, String user, List<String> command) {
+    List<String> full = new ArrayList<>();
+    if ("root".equals(System.getProperty("user.name"))) {
+      full.addAll(List.of("runuser", "-u", "nobody", "--"));
+    }
+    full.addAll(
+        List.of(
+            "env", "HOME=" + store.resolve("home").resolve(user), "USER=" + user, "LANG=C.UTF-8"));
+    full.addAll(command);
+    return full;
+  }
+
+  private static String version() throws Exception {
+    return "Dovecot " + run(List.of("/usr/sbin/dovecot", "--version"), null).strip();
+  }
+
+  /** Runs a command to its end; its output; an exception naming it when it fails. */
+  static String run(List<String> command, Path dir) throws IOException, InterruptedException {
+    ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true);
+    if (dir != null) {
+      b.directory(dir.toFile());
+    }
+    Process p = b.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(30, TimeUnit.MINUTES) || p.exitValue() != 0) {
+      throw new IllegalStateException(String.join(" ", command) + " failed: " + out);
+    }
+    return out;
+  }
+}
