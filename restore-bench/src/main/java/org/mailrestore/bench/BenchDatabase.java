@@ -7,6 +7,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.UUID;
 import org.mailrestore.mailstore.MailstoreSchema;
 
@@ -76,11 +77,40 @@ final class BenchDatabase implements AutoCloseable {
     }
   }
 
-  /** Pages of the server's buffer pool not yet written to disk. */
-  static long dirtyPages(String serverUrl, String user, String password) throws SQLException {
+  /**
+   * Has the server write its dirty pages out before a measurement, so that it does not pay for the
+   * last one's writes: InnoDB is told to keep no dirty page (it then flushes at full speed, where
+   * its default pace would take minutes) until fewer than 100 remain or {@code max} passes, then
+   * its setting is put back. Without the privilege to change it, only waits.
+   */
+  static void flushDirtyPages(String serverUrl, String user, String password, Duration max)
+      throws SQLException, InterruptedException {
     try (Connection c = DriverManager.getConnection(serverUrl, user, password);
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'")) {
+        Statement s = c.createStatement()) {
+      String original = null;
+      try (ResultSet rs = s.executeQuery("SELECT @@GLOBAL.innodb_max_dirty_pages_pct")) {
+        rs.next();
+        original = rs.getString(1);
+        s.execute("SET GLOBAL innodb_max_dirty_pages_pct = 0");
+      } catch (SQLException notAllowed) {
+        original = null;
+      }
+      try {
+        long deadline = System.nanoTime() + max.toNanos();
+        while (dirtyPages(s) > 100 && System.nanoTime() < deadline) {
+          Thread.sleep(100);
+        }
+      } finally {
+        if (original != null) {
+          s.execute("SET GLOBAL innodb_max_dirty_pages_pct = " + Double.parseDouble(original));
+        }
+      }
+    }
+  }
+
+  private static long dirtyPages(Statement s) throws SQLException {
+    try (ResultSet rs =
+        s.executeQuery("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'")) {
       return rs.next() ? rs.getLong(2) : 0;
     }
   }

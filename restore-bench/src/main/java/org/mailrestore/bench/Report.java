@@ -49,6 +49,14 @@ final class Report {
 
   /** What the restore JVM measured of itself: heap, GC, CPU per 10,000 items, dedup ratio. */
   void restoreFigures(RestoreRun.Result r) {
+    context(
+        "phases seconds",
+        String.format(
+            Locale.ROOT,
+            "provisioning %.2f, data %.2f, shares %.2f",
+            r.provisioningMillis() / 1000.0,
+            r.dataMillis() / 1000.0,
+            r.sharesMillis() / 1000.0));
     context("peak heap MiB", r.peakHeapBytes() >> 20);
     context("GC ms", r.gcMillis());
     context("GC collections", r.gcCount());

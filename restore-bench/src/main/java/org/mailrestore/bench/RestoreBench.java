@@ -173,11 +173,7 @@ final class RestoreBench {
    */
   private void settle() throws IOException, InterruptedException, SQLException {
     new ProcessBuilder("sync").inheritIO().start().waitFor();
-    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-    while (BenchDatabase.dirtyPages(p.serverUrl(), p.user(), p.password()) > 100
-        && System.nanoTime() < deadline) {
-      Thread.sleep(200);
-    }
+    BenchDatabase.flushDirtyPages(p.serverUrl(), p.user(), p.password(), Duration.ofMinutes(1));
   }
 
   /** Content items per account so that about {@code liveItems} are live (5 % are deleted). */
@@ -274,6 +270,7 @@ final class RestoreBench {
             p.accountsAtOnce(),
             p.clustersPerAccount(),
             p.blobTransfers(),
+            null,
             null,
             null);
     return RestoreRun.inChild(child, p.childHeap(), p.workDir());

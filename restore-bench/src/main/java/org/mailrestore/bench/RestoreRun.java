@@ -44,6 +44,7 @@ public final class RestoreRun {
    * @param backup a directory, or s3://bucket/prefix on {@code s3}
    * @param s3 the S3 endpoint of an s3:// backup; null for a local one
    * @param maildirDomain when set, {@code backup} is a tree of Maildir mailboxes of this domain
+   * @param warmupJdbcUrl when set, a database the same backup is first restored into, unmeasured
    */
   record Params(
       String jdbcUrl,
@@ -57,7 +58,8 @@ public final class RestoreRun {
       int clustersPerAccount,
       int blobTransfers,
       S3Endpoint s3,
-      String maildirDomain) {}
+      String maildirDomain,
+      String warmupJdbcUrl) {}
 
   /** An S3 endpoint and its keys. */
   record S3Endpoint(String endpoint, String region, String accessKey, String secretKey) {}
@@ -100,54 +102,24 @@ public final class RestoreRun {
                 }
               }
             });
-    long started = System.nanoTime();
-    Concurrency concurrency =
-        new Concurrency(p.accounts(), p.clustersPerAccount(), p.blobTransfers());
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(p.jdbcUrl());
-    config.setUsername(p.user());
-    config.setPassword(p.password());
-    config.setMaximumPoolSize(concurrency.databaseConnections());
-    config.setPoolName("restore-bench");
-    SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    OperationSummary summary;
-    try (HikariDataSource ds = new HikariDataSource(config);
-        S3Profiles profiles = new S3Profiles(profiles(p), registry)) {
-      org.mailrestore.mailstore.MailstoreSchema.migrate(ds);
-      BackupSources sources = new BackupSources(profiles, StorageLimits.DEFAULT, registry);
-      Volumes volumes = new Volumes(profiles, StorageLimits.DEFAULT, registry);
-      VolumeSpec spec =
-          new VolumeSpec("bench", p.volumeKind(), p.volume(), BlobCompression.NONE, 0, 0, null);
-      try (RestoreEngine engine =
-          new RestoreEngine(
-              new OperationStore(ds),
-              volumes.target(ds, spec),
-              sources,
-              new RestoreMetrics(registry),
-              "bench",
-              RestoreEngine.DEFAULT_LEASE_SECONDS,
-              concurrency)) {
-        RestoreRequest request = RestoreRequest.local(p.backup()).withClusterSize(p.clusterSize());
-        if (p.maildirDomain() != null) {
-          request =
-              request.withSource(
-                  new BackupSource.Maildir(p.backup(), p.maildirDomain(), "maildir"));
-        } else if (p.s3() != null) {
-          S3Location at = Volumes.parseS3(p.backup());
-          request = request.withSource(new BackupSource.S3(S3_PROFILE, at.bucket(), at.prefix()));
-        }
-        summary = engine.run(engine.submit(request, null));
+    if (p.warmupJdbcUrl() != null) {
+      // A service restores in a JVM that has run before: the warm-up's JIT work is not measured.
+      OperationSummary warm = restore(p, p.warmupJdbcUrl(), p.volume() + "-warmup");
+      if (!warm.state().name().equals("COMPLETED")) {
+        throw new IllegalStateException("the warm-up restore ended " + warm.state());
       }
+      peakHeap.set(0);
     }
+    long gcMillisBefore = gcMillis();
+    long gcCountBefore = gcCount();
+    long cpuBefore = cpuNanos();
+    long started = System.nanoTime();
+    OperationSummary summary = restore(p, p.jdbcUrl(), p.volume());
     long wall = System.nanoTime() - started;
     sampler.interrupt();
-    long gcMillis = 0;
-    long gcCount = 0;
-    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      gcMillis += Math.max(0, gc.getCollectionTime());
-      gcCount += Math.max(0, gc.getCollectionCount());
-    }
-    long cpu = ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class).getProcessCpuTime();
+    long gcMillis = gcMillis() - gcMillisBefore;
+    long gcCount = gcCount() - gcCountBefore;
+    long cpu = cpuNanos() - cpuBefore;
     OperationSummary.Counts c = summary.counts();
     Result result =
         new Result(
@@ -167,6 +139,68 @@ public final class RestoreRun {
             wall,
             volumeBytes(p));
     Files.writeString(Path.of(args[1]), Json.MAPPER.writeValueAsString(result));
+  }
+
+  /** One whole restore of the parameters' backup into a database and a volume. */
+  private static OperationSummary restore(Params p, String jdbcUrl, String volume)
+      throws Exception {
+    Concurrency concurrency =
+        new Concurrency(p.accounts(), p.clustersPerAccount(), p.blobTransfers());
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(jdbcUrl);
+    config.setUsername(p.user());
+    config.setPassword(p.password());
+    config.setMaximumPoolSize(concurrency.databaseConnections());
+    config.setPoolName("restore-bench");
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (HikariDataSource ds = new HikariDataSource(config);
+        S3Profiles profiles = new S3Profiles(profiles(p), registry)) {
+      org.mailrestore.mailstore.MailstoreSchema.migrate(ds);
+      BackupSources sources = new BackupSources(profiles, StorageLimits.DEFAULT, registry);
+      Volumes volumes = new Volumes(profiles, StorageLimits.DEFAULT, registry);
+      VolumeSpec spec =
+          new VolumeSpec("bench", p.volumeKind(), volume, BlobCompression.NONE, 0, 0, null);
+      try (RestoreEngine engine =
+          new RestoreEngine(
+              new OperationStore(ds),
+              volumes.target(ds, spec),
+              sources,
+              new RestoreMetrics(registry),
+              "bench",
+              RestoreEngine.DEFAULT_LEASE_SECONDS,
+              concurrency)) {
+        RestoreRequest request = RestoreRequest.local(p.backup()).withClusterSize(p.clusterSize());
+        if (p.maildirDomain() != null) {
+          request =
+              request.withSource(
+                  new BackupSource.Maildir(p.backup(), p.maildirDomain(), "maildir"));
+        } else if (p.s3() != null) {
+          S3Location at = Volumes.parseS3(p.backup());
+          request = request.withSource(new BackupSource.S3(S3_PROFILE, at.bucket(), at.prefix()));
+        }
+        return engine.run(engine.submit(request, null));
+      }
+    }
+  }
+
+  private static long gcMillis() {
+    long total = 0;
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      total += Math.max(0, gc.getCollectionTime());
+    }
+    return total;
+  }
+
+  private static long gcCount() {
+    long total = 0;
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      total += Math.max(0, gc.getCollectionCount());
+    }
+    return total;
+  }
+
+  private static long cpuNanos() {
+    return ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class).getProcessCpuTime();
   }
 
   /**

@@ -160,6 +160,7 @@ final class S3RestoreCommand implements Callable<Integer> {
                     server.region(),
                     server.accessKey(),
                     server.secretKey()),
+                null,
                 null);
         r = RestoreRun.inChild(params, heap, work);
         report.context("S3 requests of the restore", proxy.requests());

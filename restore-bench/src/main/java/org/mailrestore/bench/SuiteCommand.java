@@ -96,7 +96,7 @@ final class SuiteCommand implements Callable<Integer> {
         new Scenario(
             "s3-latency",
             "a restore from an S3 backup with 15 ms per request vs raw GETs through the same proxy",
-            List.of("s3-restore", "--items", quick ? "20000" : "60000")),
+            List.of("s3-restore", "--items", quick ? "30000" : "100000")),
         new Scenario(
             "peer",
             "the Enron subset: Dovecot's doveadm import vs our restore of the same Maildir tree",
