@@ -77,26 +77,30 @@ final class SuiteCommand implements Callable<Integer> {
                 "--accounts",
                 quick ? "400" : "2000",
                 "--items",
-                quick ? "60000" : "300000")),
+                quick ? "60000" : "200000")),
+        new Scenario(
+            "twenty-accounts",
+            "a whole restore of 20 accounts with the generator's realistic sizes, packed volume",
+            List.of("restore", "--accounts", "20", "--items", quick ? "100000" : "500000")),
         new Scenario(
             "one-large-account",
             "a whole restore of one very large account (clusters in parallel within it)",
             List.of("restore", "--accounts", "1", "--items", quick ? "100000" : "1000000")),
         new Scenario(
             "file-per-blob",
-            "the many-accounts restore into a file-per-blob volume (one fsync per blob)",
+            "the 20-account restore into a file-per-blob volume (one fsync per blob)",
             List.of(
                 "restore",
                 "--accounts",
-                quick ? "40" : "200",
+                "20",
                 "--items",
-                quick ? "30000" : "150000",
+                quick ? "30000" : "500000",
                 "--volume-kind",
                 "local")),
         new Scenario(
             "s3-latency",
             "a restore from an S3 backup with 15 ms per request vs raw GETs through the same proxy",
-            List.of("s3-restore", "--items", quick ? "30000" : "100000")),
+            List.of("s3-restore", "--items", "30000")),
         new Scenario(
             "peer",
             "the Enron subset: Dovecot's doveadm import vs our restore of the same Maildir tree",
