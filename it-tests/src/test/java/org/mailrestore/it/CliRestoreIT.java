@@ -6,12 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.mailrestore.testkit.TestDatabase;
-import org.mailrestore.testkit.TestMariaDb;
 
 /**
  * The local commands against a real MariaDB: generate, inspect, restore run, verify. Each test has
@@ -20,20 +17,10 @@ import org.mailrestore.testkit.TestMariaDb;
 class CliRestoreIT {
 
   @TempDir Path dir;
-  TestDatabase database;
-
-  @BeforeEach
-  void createDatabase() {
-    database = TestMariaDb.createDatabase();
-  }
-
-  @AfterEach
-  void dropDatabase() {
-    database.close();
-  }
+  @RegisterExtension final OwnDatabase own = new OwnDatabase();
 
   private String[] store(String... args) {
-    return Cli.args(List.of(args), Cli.store(database, dir.resolve("volume")));
+    return Cli.args(List.of(args), Cli.store(own.database(), dir.resolve("volume")));
   }
 
   @Test
@@ -156,7 +143,7 @@ class CliRestoreIT {
             Cli.args(
                 List.of(
                     "restore", "run", "--backup", backup.toString(), "--volume-name", "damaged"),
-                Cli.store(database, dir.resolve("volume-damaged"))));
+                Cli.store(own.database(), dir.resolve("volume-damaged"))));
     assertThat(restored.exitCode()).as(restored.out()).isEqualTo(1);
     String itemName = itemFile.getFileName().toString();
     assertThat(restored.out())

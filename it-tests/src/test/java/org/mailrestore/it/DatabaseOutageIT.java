@@ -13,15 +13,13 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.backup.Json;
 import org.mailrestore.testkit.MariaDbServer;
 import org.mailrestore.testkit.TestDatabase;
-import org.mailrestore.testkit.TestMariaDb;
 
 /**
  * The database goes away under a running service in the middle of phase 2: every connection the
@@ -32,17 +30,7 @@ import org.mailrestore.testkit.TestMariaDb;
 class DatabaseOutageIT {
 
   @TempDir Path dir;
-  TestDatabase database;
-
-  @BeforeEach
-  void createDatabase() {
-    database = TestMariaDb.createDatabase();
-  }
-
-  @AfterEach
-  void dropDatabase() {
-    database.close();
-  }
+  @RegisterExtension final OwnDatabase own = new OwnDatabase();
 
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -50,7 +38,7 @@ class DatabaseOutageIT {
     Path roots = Files.createDirectories(dir.resolve("roots"));
     Path backup = RestoreProcesses.generate(roots.resolve("backup"), 6 * Soak.scale(), 1500, 21);
     Path volume;
-    try (ServiceProcess service = ServiceProcess.start(database, dir, roots)) {
+    try (ServiceProcess service = ServiceProcess.start(own.database(), dir, roots)) {
       volume = service.volume;
       Cli.Result started =
           service.cli(
@@ -69,7 +57,7 @@ class DatabaseOutageIT {
       long restoredBefore = 0;
       for (int outage = 0; outage < 3 * Soak.scale(); outage++) {
         restoredBefore = awaitMoreRestored(service, operation, restoredBefore);
-        killed += killConnectionsOf(database);
+        killed += killConnectionsOf(own.database());
       }
       assertThat(killed).as("connections killed").isPositive();
 
@@ -84,7 +72,7 @@ class DatabaseOutageIT {
           .as("database retries counted")
           .isPositive();
     }
-    Cli.Result verified = Cli.verify(backup, database, volume);
+    Cli.Result verified = Cli.verify(backup, own.database(), volume);
     assertThat(verified.exitCode()).as(verified.out() + verified.err()).isZero();
     assertThat(verified.out()).contains("no differences");
   }

@@ -3,12 +3,9 @@ package org.mailrestore.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.mailrestore.testkit.TestDatabase;
-import org.mailrestore.testkit.TestMariaDb;
 
 /**
  * SIGTERM stops a restore gracefully: clusters in flight commit, leases are released (a resumed run
@@ -17,22 +14,12 @@ import org.mailrestore.testkit.TestMariaDb;
 class GracefulShutdownIT {
 
   @TempDir Path dir;
-  TestDatabase database;
-
-  @BeforeEach
-  void createDatabase() {
-    database = TestMariaDb.createDatabase();
-  }
-
-  @AfterEach
-  void dropDatabase() {
-    database.close();
-  }
+  @RegisterExtension final OwnDatabase own = new OwnDatabase();
 
   @Test
   void sigtermStopsCleanlyAndTheOperationResumes() throws Exception {
     Path backup = RestoreProcesses.generate(dir.resolve("backup"), 6, 1500, 5);
-    RestoreProcesses restores = new RestoreProcesses(backup, dir.resolve("volume"), database);
+    RestoreProcesses restores = new RestoreProcesses(backup, dir.resolve("volume"), own.database());
 
     CliProcess child = restores.start();
     String operation = child.operation();

@@ -9,12 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.mailrestore.testkit.TestDatabase;
-import org.mailrestore.testkit.TestMariaDb;
 
 /**
  * A 2 GiB message restores in a JVM with a 96 MiB heap: blobs stream through fixed buffers, never
@@ -25,17 +22,7 @@ class HugeMessageIT {
   static final long BODY = 2L << 30;
 
   @TempDir Path dir;
-  TestDatabase database;
-
-  @BeforeEach
-  void createDatabase() {
-    database = TestMariaDb.createDatabase();
-  }
-
-  @AfterEach
-  void dropDatabase() {
-    database.close();
-  }
+  @RegisterExtension final OwnDatabase own = new OwnDatabase();
 
   @Test
   void aTwoGibMessageRestoresInASmallHeap() throws Exception {
@@ -58,7 +45,7 @@ class HugeMessageIT {
       }
     }
     Path volume = dir.resolve("volume");
-    List<String> store = Cli.store(database, volume);
+    List<String> store = Cli.store(own.database(), volume);
     List<String> restore =
         new java.util.ArrayList<>(
             List.of(
@@ -69,7 +56,7 @@ class HugeMessageIT {
                 "--maildir-domain",
                 "example.org"));
     restore.addAll(store);
-    CliProcess process = CliProcess.start(database.server().password(), "96m", restore);
+    CliProcess process = CliProcess.start(own.database().server().password(), "96m", restore);
     assertThat(process.waitFor(600)).as(process.output()).isZero();
     assertThat(process.output()).contains("COMPLETED").doesNotContain("OutOfMemoryError");
 
@@ -82,7 +69,7 @@ class HugeMessageIT {
                 "--maildir-domain",
                 "example.org"));
     verify.addAll(store);
-    CliProcess verified = CliProcess.start(database.server().password(), "96m", verify);
+    CliProcess verified = CliProcess.start(own.database().server().password(), "96m", verify);
     assertThat(verified.waitFor(600)).as(verified.output()).isZero();
     assertThat(verified.output()).contains("no differences");
   }

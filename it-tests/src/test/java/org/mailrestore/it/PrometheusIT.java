@@ -97,15 +97,12 @@ class PrometheusIT {
                 database,
                 dir,
                 Files.createDirectories(dir.resolve("roots")),
-                List.of(
+                ServiceProcess.settings(
+                    ServiceProcess.s3Profile("store", proxy.endpoint(), s3),
                     "--mailrestore.security.tokens[1].name=prometheus",
                     "--mailrestore.security.tokens[1].role=VIEWER",
                     "--mailrestore.security.tokens[1].sha256="
                         + BlobDigest.ofContent(metricsToken.getBytes(StandardCharsets.UTF_8)).hex(),
-                    "--mailrestore.s3-profiles.store.endpoint=" + proxy.endpoint(),
-                    "--mailrestore.s3-profiles.store.region=" + s3.region(),
-                    "--mailrestore.s3-profiles.store.access-key=" + s3.accessKey(),
-                    "--mailrestore.s3-profiles.store.secret-key=" + s3.secretKey(),
                     "--mailrestore.volume.kind=s3",
                     "--mailrestore.volume.location=s3://" + volumeBucket + "/volume",
                     "--mailrestore.volume.s3-profile=store"))) {

@@ -11,13 +11,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.blob.BlobDigest;
-import org.mailrestore.testkit.TestDatabase;
-import org.mailrestore.testkit.TestMariaDb;
 
 /**
  * Real mail through the Maildir reader: the Enron subset and the MIME torture set are restored into
@@ -27,26 +24,16 @@ import org.mailrestore.testkit.TestMariaDb;
 class RealMailRoundTripIT {
 
   @TempDir Path dir;
-  TestDatabase database;
-
-  @BeforeEach
-  void createDatabase() {
-    database = TestMariaDb.createDatabase();
-  }
-
-  @AfterEach
-  void dropDatabase() {
-    database.close();
-  }
+  @RegisterExtension final OwnDatabase own = new OwnDatabase();
 
   private String[] store(String... args) {
     List<String> all = new ArrayList<>(List.of(args));
     all.add("--volume-packed");
-    return Cli.args(all, Cli.store(database, dir.resolve("volume")));
+    return Cli.args(all, Cli.store(own.database(), dir.resolve("volume")));
   }
 
   private String[] db(String... args) {
-    return Cli.args(List.of(args), Cli.database(database));
+    return Cli.args(List.of(args), Cli.database(own.database()));
   }
 
   /** Restores {@code users}' directories, verifies, exports each user into {@code out}. */

@@ -6,13 +6,11 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.backup.BackupReader;
 import org.mailrestore.backup.generate.BackupGenerator;
@@ -25,8 +23,6 @@ import org.mailrestore.restore.storage.StorageLimits;
 import org.mailrestore.restore.storage.Volumes;
 import org.mailrestore.testkit.FaultProxy;
 import org.mailrestore.testkit.S3Server;
-import org.mailrestore.testkit.TestDatabase;
-import org.mailrestore.testkit.TestMariaDb;
 import org.mailrestore.testkit.TestS3;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
@@ -40,17 +36,7 @@ import org.mailrestore.verify.VerifyReport;
 class S3FaultsIT {
 
   @TempDir Path dir;
-  TestDatabase database;
-
-  @BeforeEach
-  void createDatabase() {
-    database = TestMariaDb.createDatabase();
-  }
-
-  @AfterEach
-  void dropDatabase() {
-    database.close();
-  }
+  @RegisterExtension final OwnDatabase own = new OwnDatabase();
 
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -71,14 +57,11 @@ class S3FaultsIT {
     try (FaultProxy proxy = FaultProxy.start(s3.endpoint(), faults);
         ServiceProcess service =
             ServiceProcess.start(
-                database,
+                own.database(),
                 dir,
                 Files.createDirectories(dir.resolve("roots")),
-                List.of(
-                    "--mailrestore.s3-profiles.faulty.endpoint=" + proxy.endpoint(),
-                    "--mailrestore.s3-profiles.faulty.region=" + s3.region(),
-                    "--mailrestore.s3-profiles.faulty.access-key=" + s3.accessKey(),
-                    "--mailrestore.s3-profiles.faulty.secret-key=" + s3.secretKey(),
+                ServiceProcess.settings(
+                    ServiceProcess.s3Profile("faulty", proxy.endpoint(), s3),
                     "--mailrestore.volume.kind=s3",
                     "--mailrestore.volume.location=s3://" + volumeBucket + "/volume",
                     "--mailrestore.volume.s3-profile=faulty"))) {
@@ -115,7 +98,7 @@ class S3FaultsIT {
       try (BackupReader reader =
           sources.open(new BackupSource.S3("faulty", backupBucket, "nightly"))) {
         VerifyReport report =
-            new Verifier(database.dataSource(), volumes.openAll(database.dataSource()))
+            new Verifier(own.database().dataSource(), volumes.openAll(own.database().dataSource()))
                 .verify(reader, Verifier.Options.defaults());
         assertThat(report.differences()).isEmpty();
         assertThat(report.blobsChecked()).isPositive();

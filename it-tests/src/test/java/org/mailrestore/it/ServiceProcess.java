@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.mailrestore.backup.Json;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.testkit.S3Server;
 import org.mailrestore.testkit.TestDatabase;
 import tools.jackson.databind.JsonNode;
 
@@ -109,6 +110,23 @@ final class ServiceProcess implements AutoCloseable {
       }
     }
     throw new AssertionError("the service was not ready in 120 s:\n" + process.output());
+  }
+
+  /** The settings of an S3 profile: an S3 server's region and keys, reached at an endpoint. */
+  static List<String> s3Profile(String name, java.net.URI endpoint, S3Server s3) {
+    String prefix = "--mailrestore.s3-profiles." + name + ".";
+    return List.of(
+        prefix + "endpoint=" + endpoint,
+        prefix + "region=" + s3.region(),
+        prefix + "access-key=" + s3.accessKey(),
+        prefix + "secret-key=" + s3.secretKey());
+  }
+
+  /** Settings: a list of them (such as an S3 profile's), then more. */
+  static List<String> settings(List<String> first, String... more) {
+    List<String> all = new ArrayList<>(first);
+    all.addAll(List.of(more));
+    return all;
   }
 
   /** The CLI, in this JVM, pointed at this service with its token. */

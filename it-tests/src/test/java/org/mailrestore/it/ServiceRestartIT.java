@@ -4,12 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.mailrestore.testkit.TestDatabase;
-import org.mailrestore.testkit.TestMariaDb;
 
 /**
  * A service stopped with SIGTERM in the middle of a restore leaves the operation resumable, and the
@@ -18,24 +15,14 @@ import org.mailrestore.testkit.TestMariaDb;
 class ServiceRestartIT {
 
   @TempDir Path dir;
-  TestDatabase database;
-
-  @BeforeEach
-  void createDatabase() {
-    database = TestMariaDb.createDatabase();
-  }
-
-  @AfterEach
-  void dropDatabase() {
-    database.close();
-  }
+  @RegisterExtension final OwnDatabase own = new OwnDatabase();
 
   @Test
   void aRestoreInterruptedByAShutdownIsFinishedByTheNextStart() throws Exception {
     Path backups = Files.createDirectories(dir.resolve("backups"));
     Path backup = RestoreProcesses.generate(backups.resolve("b"), 6, 3000, 5);
     String operation;
-    try (ServiceProcess first = ServiceProcess.start(database, dir, backups)) {
+    try (ServiceProcess first = ServiceProcess.start(own.database(), dir, backups)) {
       Cli.Result started =
           first.cli(
               "restore",
@@ -50,7 +37,7 @@ class ServiceRestartIT {
       operation = started.operation();
       first.awaitItemsRestored(operation);
     } // SIGTERM: the service stops gracefully
-    RestoreProcesses store = new RestoreProcesses(backup, dir.resolve("unused"), database);
+    RestoreProcesses store = new RestoreProcesses(backup, dir.resolve("unused"), own.database());
     assertThat(
             store.count(
                 "SELECT COUNT(*) FROM restore_operation WHERE state = 'RUNNING'"
@@ -61,13 +48,13 @@ class ServiceRestartIT {
         .isEqualTo(1);
     long committed = store.committedClusters();
 
-    try (ServiceProcess second = ServiceProcess.start(database, dir, backups)) {
+    try (ServiceProcess second = ServiceProcess.start(own.database(), dir, backups)) {
       // Nobody asks: the new instance finds the interrupted operation and finishes it.
       Cli.Result watched = second.cli("restore", "watch", operation, "--every", "5");
       assertThat(watched.exitCode()).as(watched.out() + watched.err()).isZero();
       assertThat(watched.out()).contains("COMPLETED");
       assertThat(store.committedClusters()).isGreaterThan(committed);
-      Cli.Result verified = Cli.verify(backup, database, second.volume);
+      Cli.Result verified = Cli.verify(backup, own.database(), second.volume);
       assertThat(verified.exitCode()).as(verified.out()).isZero();
       assertThat(verified.out()).contains("no differences");
     }

@@ -3,12 +3,9 @@ package org.mailrestore.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.mailrestore.testkit.TestDatabase;
-import org.mailrestore.testkit.TestMariaDb;
 
 /**
  * Two restore processes share one operation through the database: both hold accounts at once; the
@@ -18,22 +15,12 @@ import org.mailrestore.testkit.TestMariaDb;
 class TwoProcessesIT {
 
   @TempDir Path dir;
-  TestDatabase database;
-
-  @BeforeEach
-  void createDatabase() {
-    database = TestMariaDb.createDatabase();
-  }
-
-  @AfterEach
-  void dropDatabase() {
-    database.close();
-  }
+  @RegisterExtension final OwnDatabase own = new OwnDatabase();
 
   @Test
   void secondProcessFinishesWhatTheKilledOneHeld() throws Exception {
     Path backup = RestoreProcesses.generate(dir.resolve("backup"), 10, 2500, 23);
-    RestoreProcesses restores = new RestoreProcesses(backup, dir.resolve("volume"), database);
+    RestoreProcesses restores = new RestoreProcesses(backup, dir.resolve("volume"), own.database());
 
     // Two accounts at a time each, so that accounts are left for the second process to take.
     CliProcess first = restores.start("--concurrent-accounts", "2");
