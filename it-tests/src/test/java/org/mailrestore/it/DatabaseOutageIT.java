@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.mailrestore.backup.Json;
 import org.mailrestore.testkit.MariaDbServer;
 import org.mailrestore.testkit.TestDatabase;
 
@@ -56,7 +55,7 @@ class DatabaseOutageIT {
       int killed = 0;
       long restoredBefore = 0;
       for (int outage = 0; outage < 3 * Soak.scale(); outage++) {
-        restoredBefore = awaitMoreRestored(service, operation, restoredBefore);
+        restoredBefore = service.awaitMoreRestored(operation, restoredBefore);
         killed += killConnectionsOf(own.database());
       }
       assertThat(killed).as("connections killed").isPositive();
@@ -75,33 +74,6 @@ class DatabaseOutageIT {
     Cli.Result verified = Cli.verify(backup, own.database(), volume);
     assertThat(verified.exitCode()).as(verified.out() + verified.err()).isZero();
     assertThat(verified.out()).contains("no differences");
-  }
-
-  /** Waits until the operation has restored more than {@code than} items; how many it has. */
-  private static long awaitMoreRestored(ServiceProcess service, String operation, long than)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-    for (long restored = itemsRestored(service, operation);
-        ;
-        restored = itemsRestored(service, operation)) {
-      if (restored > than) {
-        return restored;
-      }
-      assertThat(System.nanoTime()).as("no progress:%n%s", service.output()).isLessThan(deadline);
-      Thread.sleep(50);
-    }
-  }
-
-  /**
-   * The items the operation has restored, or -1 while the service cannot tell: its API answers 503
-   * while the database is away.
-   */
-  private static long itemsRestored(ServiceProcess service, String operation) {
-    Cli.Result r = service.cli("restore", "status", operation, "--json");
-    if (r.exitCode() != 0) {
-      return -1;
-    }
-    return Json.MAPPER.readTree(r.out()).path("counts").path("itemsRestored").asLong();
   }
 
   /**

@@ -206,11 +206,7 @@ class PrometheusIT {
     int comma = inner.lastIndexOf(',');
     String match = substitute(inner.substring(0, comma).strip());
     String label = inner.substring(comma + 1).strip();
-    return prometheus.get(
-        "/api/v1/label/"
-            + label
-            + "/values?match[]="
-            + java.net.URLEncoder.encode(match, StandardCharsets.UTF_8));
+    return prometheus.labelValues(label, match);
   }
 
   /** How many scrapes of the service Prometheus has made (its {@code up} samples). */

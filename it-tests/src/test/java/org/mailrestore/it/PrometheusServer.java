@@ -95,6 +95,15 @@ final class PrometheusServer implements AutoCloseable {
     return get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8));
   }
 
+  /** The values a label takes in the series a selector matches. */
+  JsonNode labelValues(String label, String match) throws IOException, InterruptedException {
+    return get(
+        "/api/v1/label/"
+            + label
+            + "/values?match[]="
+            + URLEncoder.encode(match, StandardCharsets.UTF_8));
+  }
+
   /** A GET of the HTTP API; the JSON answer, whatever its status. */
   JsonNode get(String pathAndQuery) throws IOException, InterruptedException {
     HttpResponse<String> r =

@@ -72,11 +72,9 @@ final class PeerCommand implements Callable<Integer> {
       try (Stream<Path> s = Files.list(tree)) {
         users = s.map(p -> p.getFileName().toString()).sorted().toList();
       }
-      // Dovecot refuses root: it runs as nobody, who must read the tree and write its store.
-      Files.walk(work).forEach(p -> p.toFile().setWritable(true, false));
-      Files.walk(work).forEach(p -> p.toFile().setReadable(true, false));
-      Files.walk(work).forEach(p -> p.toFile().setExecutable(true, false));
 
+      // Dovecot refuses root: it runs as nobody, who must read the tree and write its stores.
+      openToAll(tree);
       Concurrency machine = Concurrency.forMachine();
       int parallel = Runtime.getRuntime().availableProcessors();
       double dovecotSeconds =
@@ -229,7 +227,7 @@ final class PeerCommand implements Callable<Integer> {
     for (String user : users) {
       Files.createDirectories(store.resolve("home").resolve(user));
     }
-    Files.walk(store).forEach(p -> p.toFile().setWritable(true, false));
+    openToAll(store);
     long start = System.nanoTime();
     try (ExecutorService pool = Executors.newFixedThreadPool(parallel)) {
       List<Future<String>> runs = new ArrayList<>();
@@ -256,6 +254,17 @@ final class PeerCommand implements Callable<Integer> {
       }
     }
     return (System.nanoTime() - start) / 1e9;
+  }
+
+  /** Lets every user read, write and traverse everything under {@code dir}. */
+  private static void openToAll(Path dir) throws IOException {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.forEach(p -> {
+        p.toFile().setReadable(true, false);
+        p.toFile().setWritable(true, false);
+        p.toFile().setExecutable(true, false);
+      });
+    }
   }
 
   /** How many messages Dovecot holds over all users. */

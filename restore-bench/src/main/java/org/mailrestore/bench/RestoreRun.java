@@ -20,6 +20,7 @@ import org.mailrestore.blob.s3.S3Location;
 import org.mailrestore.blob.s3.S3Settings;
 import org.mailrestore.restore.BackupSource;
 import org.mailrestore.restore.Concurrency;
+import org.mailrestore.restore.OperationState;
 import org.mailrestore.restore.OperationStore;
 import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.restore.RestoreEngine;
@@ -105,7 +106,7 @@ public final class RestoreRun {
     if (p.warmupJdbcUrl() != null) {
       // A service restores in a JVM that has run before: the warm-up's JIT work is not measured.
       OperationSummary warm = restore(p, p.warmupJdbcUrl(), p.volume() + "-warmup");
-      if (!warm.state().name().equals("COMPLETED")) {
+      if (warm.state() != OperationState.COMPLETED) {
         throw new IllegalStateException("the warm-up restore ended " + warm.state());
       }
       peakHeap.set(0);

@@ -182,28 +182,26 @@ public final class OperationStore {
   /** Operations, newest first; {@code state} null for all. */
   /** How many operations are in each state. */
   public Map<OperationState, Long> countByState() throws SQLException {
-    Map<OperationState, Long> counts = new EnumMap<>(OperationState.class);
-    for (Map.Entry<String, Long> row :
-        Sql.query(
-            dataSource,
-            "SELECT state, COUNT(*) FROM restore_operation GROUP BY state",
-            rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
-      counts.put(OperationState.valueOf(row.getKey()), row.getValue());
-    }
-    return counts;
+    return countsByState(
+        OperationState.class, "SELECT state, COUNT(*) FROM restore_operation GROUP BY state");
   }
 
   /** How many accounts of the operations not yet ended are in each state. */
   public Map<AccountState, Long> accountsOfUnfinishedByState() throws SQLException {
-    Map<AccountState, Long> counts = new EnumMap<>(AccountState.class);
+    return countsByState(
+        AccountState.class,
+        "SELECT a.state, COUNT(*) FROM restore_account a JOIN restore_operation o"
+            + " ON o.id = a.operation_id WHERE o.state IN ('QUEUED', 'RUNNING')"
+            + " GROUP BY a.state");
+  }
+
+  /** A {@code SELECT state, COUNT(*) ... GROUP BY state} as a map by state. */
+  private <S extends Enum<S>> Map<S, Long> countsByState(Class<S> states, String sql)
+      throws SQLException {
+    Map<S, Long> counts = new EnumMap<>(states);
     for (Map.Entry<String, Long> row :
-        Sql.query(
-            dataSource,
-            "SELECT a.state, COUNT(*) FROM restore_account a JOIN restore_operation o"
-                + " ON o.id = a.operation_id WHERE o.state IN ('QUEUED', 'RUNNING')"
-                + " GROUP BY a.state",
-            rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
-      counts.put(AccountState.valueOf(row.getKey()), row.getValue());
+        Sql.query(dataSource, sql, rs -> Map.entry(rs.getString(1), rs.getLong(2)))) {
+      counts.put(Enum.valueOf(states, row.getKey()), row.getValue());
     }
     return counts;
   }
