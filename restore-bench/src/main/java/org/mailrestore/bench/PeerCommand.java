@@ -73,8 +73,9 @@ final class PeerCommand implements Callable<Integer> {
         users = s.map(p -> p.getFileName().toString()).sorted().toList();
       }
 
-      // Dovecot refuses root: it runs as nobody, who must read the tree and write its stores.
-      openToAll(tree);
+      // Dovecot refuses root: it runs as nobody, who must reach and read the tree (and write its
+      // stores, opened as they are made).
+      openToAll(work);
       Concurrency machine = Concurrency.forMachine();
       int parallel = Runtime.getRuntime().availableProcessors();
       double dovecotSeconds =
