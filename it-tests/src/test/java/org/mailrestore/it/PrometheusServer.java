@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.mailrestore.backup.Json;
+import org.mailrestore.mail.Json;
 import tools.jackson.databind.JsonNode;
 
 /** A real Prometheus (Debian's package) as a process of its own, and its HTTP API. */

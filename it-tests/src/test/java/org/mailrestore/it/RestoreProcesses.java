@@ -15,14 +15,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongPredicate;
 import org.mailrestore.backup.BackupLayout;
 import org.mailrestore.backup.BackupReader;
-import org.mailrestore.backup.Item;
-import org.mailrestore.backup.ItemEntry;
-import org.mailrestore.backup.ItemStream;
-import org.mailrestore.backup.ItemType;
 import org.mailrestore.backup.LocalBackupStorage;
 import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobLayout;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.source.ItemEntry;
+import org.mailrestore.source.ItemStream;
 import org.mailrestore.testkit.TestDatabase;
 
 /** Restores of one backup into one test database, run as CLI processes: the crash tests' setup. */

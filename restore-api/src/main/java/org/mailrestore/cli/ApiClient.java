@@ -9,7 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
-import org.mailrestore.backup.Json;
+import org.mailrestore.mail.Json;
 import tools.jackson.databind.JsonNode;
 
 /** A small client of the REST API: JSON in, JSON out, problem details turned into messages. */

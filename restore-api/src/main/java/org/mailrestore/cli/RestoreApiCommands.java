@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
-import org.mailrestore.backup.Json;
+import org.mailrestore.mail.Json;
 import org.mailrestore.restore.AccountProgress;
 import org.mailrestore.restore.FailureRecord;
 import org.mailrestore.restore.OperationState;

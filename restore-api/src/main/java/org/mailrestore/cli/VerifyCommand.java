@@ -3,7 +3,7 @@ package org.mailrestore.cli;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import org.mailrestore.backup.BackupReader;
-import org.mailrestore.backup.PointInTime;
+import org.mailrestore.mail.PointInTime;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
 import picocli.CommandLine.Command;

@@ -17,22 +17,22 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import javax.sql.DataSource;
-import org.mailrestore.backup.Account;
 import org.mailrestore.backup.BackupReader;
-import org.mailrestore.backup.Domain;
-import org.mailrestore.backup.Item;
-import org.mailrestore.backup.ItemEntry;
-import org.mailrestore.backup.ItemStream;
-import org.mailrestore.backup.ItemType;
-import org.mailrestore.backup.PointInTime;
-import org.mailrestore.backup.Revision;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.Domain;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.PointInTime;
+import org.mailrestore.mail.Revision;
 import org.mailrestore.mailstore.ClusterWrite.IdMapping;
 import org.mailrestore.mailstore.ClusterWrite.TagLink;
 import org.mailrestore.mailstore.ItemRow;
 import org.mailrestore.mailstore.MailboxStore;
 import org.mailrestore.mailstore.ProvisioningStore;
 import org.mailrestore.mailstore.TargetAccount;
+import org.mailrestore.source.ItemEntry;
+import org.mailrestore.source.ItemStream;
 
 /**
  * The database limit of the benchmarks: an account's content items decoded into the rows a restore

@@ -9,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.mailrestore.backup.Json;
+import org.mailrestore.mail.Json;
 
 /** Rows of measurements: printed as a table, written as JSON. */
 final class Report {

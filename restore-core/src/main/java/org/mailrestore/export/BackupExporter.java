@@ -11,21 +11,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import javax.sql.DataSource;
-import org.mailrestore.backup.Account;
 import org.mailrestore.backup.BackupLayout;
 import org.mailrestore.backup.BackupManifest;
 import org.mailrestore.backup.BackupWriter;
-import org.mailrestore.backup.Domain;
-import org.mailrestore.backup.Flags;
-import org.mailrestore.backup.Item;
 import org.mailrestore.backup.ItemLayout;
 import org.mailrestore.backup.ItemSink;
-import org.mailrestore.backup.ItemType;
-import org.mailrestore.backup.Json;
-import org.mailrestore.backup.Revision;
 import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.blob.BlobVolume;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.Domain;
+import org.mailrestore.mail.Flags;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Json;
+import org.mailrestore.mail.Revision;
 import org.mailrestore.mailstore.ItemRow;
 import org.mailrestore.mailstore.MailstoreReader.StoredAccount;
 import org.mailrestore.mailstore.MailstoreReader.StoredItem;
@@ -82,7 +82,7 @@ public final class BackupExporter {
                     ItemType.TAG,
                     List.of(
                         Revision.builder(1, 0)
-                            .folder(org.mailrestore.backup.SystemFolder.TAGS.id())
+                            .folder(org.mailrestore.mail.SystemFolder.TAGS.id())
                             .name(tag.getValue())
                             .build())));
           }

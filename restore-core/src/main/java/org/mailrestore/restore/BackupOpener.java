@@ -8,7 +8,7 @@ import org.mailrestore.backup.BackupReader;
 public interface BackupOpener {
 
   /**
-   * @throws org.mailrestore.backup.BackupFormatException when it is not a readable backup
+   * @throws org.mailrestore.source.SourceFormatException when it is not a readable backup
    * @throws IOException when it cannot be reached
    */
   BackupReader open(BackupSource source) throws IOException;

@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import javax.sql.DataSource;
-import org.mailrestore.backup.Json;
+import org.mailrestore.mail.Json;
 import org.mailrestore.mailstore.Sql;
 
 /**

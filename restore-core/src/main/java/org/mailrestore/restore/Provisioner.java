@@ -7,13 +7,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
-import org.mailrestore.backup.Account;
 import org.mailrestore.backup.BackupLayout;
-import org.mailrestore.backup.ClassOfService;
-import org.mailrestore.backup.DistributionList;
-import org.mailrestore.backup.Domain;
-import org.mailrestore.backup.Json;
-import org.mailrestore.backup.Parsed;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.ClassOfService;
+import org.mailrestore.mail.DistributionList;
+import org.mailrestore.mail.Domain;
+import org.mailrestore.mail.Json;
+import org.mailrestore.mail.Parsed;
 import org.mailrestore.mailstore.TargetAccount;
 
 /**

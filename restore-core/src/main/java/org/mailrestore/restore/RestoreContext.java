@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import org.mailrestore.backup.BackupReader;
-import org.mailrestore.backup.PointInTime;
+import org.mailrestore.mail.PointInTime;
 import org.mailrestore.mailstore.FailureRow;
 import org.mailrestore.mailstore.MailboxStore;
 import org.mailrestore.mailstore.ProvisioningStore;

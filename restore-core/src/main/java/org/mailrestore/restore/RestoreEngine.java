@@ -18,12 +18,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import org.mailrestore.backup.BackupFormatException;
 import org.mailrestore.backup.BackupReader;
 import org.mailrestore.mailstore.MailboxStore;
 import org.mailrestore.mailstore.ProvisioningStore;
 import org.mailrestore.mailstore.SharesStore;
 import org.mailrestore.mailstore.VolumeStore;
+import org.mailrestore.source.SourceFormatException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -268,7 +268,7 @@ public final class RestoreEngine implements AutoCloseable {
       OperationState state = finalState(operationId);
       operations.finish(operationId, state, null);
       LOG.info("operation {}: {}", operationId, state);
-    } catch (BackupFormatException | IOException | UncheckedIOException e) {
+    } catch (SourceFormatException | IOException | UncheckedIOException e) {
       // The backup cannot be read even after the storage's own retries: FAILED, resumable once
       // the source is back, rather than RUNNING and retried for ever.
       LOG.warn("operation {} failed: {}", operationId, e.getMessage());
@@ -296,7 +296,7 @@ public final class RestoreEngine implements AutoCloseable {
       RestoreContext ctx = context(operation.id(), operation.request(), backup, cancel);
       restoreAccounts(ctx);
       return true;
-    } catch (BackupFormatException | IOException | UncheckedIOException e) {
+    } catch (SourceFormatException | IOException | UncheckedIOException e) {
       LOG.warn("operation {}: cannot help: {}", operation.id(), e.getMessage());
       return false;
     }

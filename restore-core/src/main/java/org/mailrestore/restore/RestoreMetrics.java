@@ -8,7 +8,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.mailrestore.backup.ItemType;
+import org.mailrestore.mail.ItemType;
 
 /**
  * The restore's meters. Tags are bounded (outcome, item type, reason, phase): never an account or

@@ -1,7 +1,7 @@
 package org.mailrestore.restore;
 
 import java.time.Instant;
-import org.mailrestore.backup.PointInTime;
+import org.mailrestore.mail.PointInTime;
 
 /**
  * What an administrator asked for. Persisted with the operation, so a resumed operation does

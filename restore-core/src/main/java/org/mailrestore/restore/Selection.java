@@ -3,7 +3,7 @@ package org.mailrestore.restore;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.mailrestore.backup.Account;
+import org.mailrestore.mail.Account;
 
 /**
  * Which parts of the backup to restore.

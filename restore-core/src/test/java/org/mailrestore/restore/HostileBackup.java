@@ -10,14 +10,14 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
-import org.mailrestore.backup.Account;
 import org.mailrestore.backup.BackupLayout;
 import org.mailrestore.backup.BackupManifest;
 import org.mailrestore.backup.BackupWriter;
-import org.mailrestore.backup.Domain;
 import org.mailrestore.backup.ItemLayout;
 import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.Domain;
 
 /**
  * A backup with one bad record per kind of damage real backups hold, among good ones: a folder and

@@ -13,10 +13,10 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mailrestore.backup.Flags;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.export.ExportReport;
 import org.mailrestore.export.MaildirExporter;
+import org.mailrestore.mail.Flags;
 import org.mailrestore.verify.Verifier;
 
 /**

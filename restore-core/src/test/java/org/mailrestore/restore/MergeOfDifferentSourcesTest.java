@@ -8,14 +8,14 @@ import java.util.EnumSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.backup.BackupReader;
-import org.mailrestore.backup.Item;
-import org.mailrestore.backup.ItemEntry;
-import org.mailrestore.backup.ItemStream;
-import org.mailrestore.backup.ItemType;
 import org.mailrestore.backup.LocalBackupStorage;
-import org.mailrestore.backup.SystemFolder;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.SystemFolder;
+import org.mailrestore.source.ItemEntry;
+import org.mailrestore.source.ItemStream;
 
 /**
  * Two backups whose accounts have the same addresses but are different accounts (other ids, other

@@ -18,11 +18,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mailrestore.backup.Flags;
-import org.mailrestore.backup.ItemType;
-import org.mailrestore.backup.Json;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
+import org.mailrestore.mail.Flags;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Json;
 import org.mailrestore.verify.Verifier;
 import tools.jackson.databind.JsonNode;
 
@@ -194,7 +194,7 @@ class PointInTimeTest {
                         backup,
                         Verifier.Options.defaults()
                             .withPointInTime(
-                                new org.mailrestore.backup.PointInTime(Instant.ofEpochMilli(t))))
+                                new org.mailrestore.mail.PointInTime(Instant.ofEpochMilli(t))))
                     .differences())
             .isEmpty();
       }
@@ -221,7 +221,7 @@ class PointInTimeTest {
                       backup,
                       Verifier.Options.defaults()
                           .withPointInTime(
-                              org.mailrestore.backup.PointInTime.LATEST.withUndelete(
+                              org.mailrestore.mail.PointInTime.LATEST.withUndelete(
                                   Instant.ofEpochMilli(from), Instant.ofEpochMilli(to))))
                   .differences())
           .isEmpty();

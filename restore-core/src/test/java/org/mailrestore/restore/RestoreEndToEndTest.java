@@ -16,13 +16,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.backup.BackupReader;
-import org.mailrestore.backup.Item;
-import org.mailrestore.backup.ItemEntry;
-import org.mailrestore.backup.ItemStream;
-import org.mailrestore.backup.ItemType;
 import org.mailrestore.backup.LocalBackupStorage;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.source.ItemEntry;
+import org.mailrestore.source.ItemStream;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
 

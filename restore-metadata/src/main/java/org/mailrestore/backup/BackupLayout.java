@@ -1,6 +1,7 @@
 package org.mailrestore.backup;
 
 import java.util.regex.Pattern;
+import org.mailrestore.mail.TextRules;
 
 /** The file names of backup format v1 (docs/backup-format.md), in one place. */
 public final class BackupLayout {

@@ -10,6 +10,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.mailrestore.blob.BlobSource;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.ClassOfService;
+import org.mailrestore.mail.DistributionList;
+import org.mailrestore.mail.Domain;
+import org.mailrestore.mail.Grant;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Json;
+import org.mailrestore.mail.Parsed;
+import org.mailrestore.source.ItemEntry;
+import org.mailrestore.source.ItemStream;
+import org.mailrestore.source.SourceFormatException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -31,7 +42,7 @@ public final class BackupReader implements AutoCloseable {
   /**
    * Opens a backup.
    *
-   * @throws BackupFormatException when there is no readable manifest, or it names another format or
+   * @throws SourceFormatException when there is no readable manifest, or it names another format or
    *     a major version this reader does not know
    */
   public static BackupReader open(BackupStorage storage) {
@@ -44,16 +55,16 @@ public final class BackupReader implements AutoCloseable {
     try (InputStream in = storage.open(BackupLayout.MANIFEST)) {
       root = Json.MAPPER.readTree(in);
     } catch (NoSuchFileException e) {
-      throw new BackupFormatException("not a mailrestore backup: " + where + " does not exist", e);
+      throw new SourceFormatException("not a mailrestore backup: " + where + " does not exist", e);
     } catch (IOException | JacksonException e) {
-      throw new BackupFormatException("cannot read " + where + ": " + e.getMessage(), e);
+      throw new SourceFormatException("cannot read " + where + ": " + e.getMessage(), e);
     }
     if (root == null || !root.isObject()) {
-      throw new BackupFormatException(where + " must hold a JSON object");
+      throw new SourceFormatException(where + " must hold a JSON object");
     }
     String format = text(root, "format");
     if (!BackupManifest.FORMAT_NAME.equals(format)) {
-      throw new BackupFormatException(
+      throw new SourceFormatException(
           where
               + " names format \""
               + format
@@ -65,10 +76,10 @@ public final class BackupReader implements AutoCloseable {
     try {
       version = FormatVersion.parse(text(root, "version"));
     } catch (IllegalArgumentException e) {
-      throw new BackupFormatException(where + ": " + e.getMessage(), e);
+      throw new SourceFormatException(where + ": " + e.getMessage(), e);
     }
     if (!version.isReadable()) {
-      throw new BackupFormatException(
+      throw new SourceFormatException(
           "backup "
               + storage.describe()
               + " uses format version "
@@ -83,7 +94,7 @@ public final class BackupReader implements AutoCloseable {
       String created = text(root, "createdAt");
       createdAt = created == null ? null : Instant.parse(created);
     } catch (DateTimeParseException e) {
-      throw new BackupFormatException(where + ": createdAt is not an ISO-8601 instant", e);
+      throw new SourceFormatException(where + ": createdAt is not an ISO-8601 instant", e);
     }
     return new BackupManifest(
         format, version, text(root, "serverId"), createdAt, text(root, "description"));

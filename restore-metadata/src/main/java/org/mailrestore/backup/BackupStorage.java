@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import org.mailrestore.blob.BlobSource;
+import org.mailrestore.source.SourceProblem;
 
 /**
  * Where a backup's files live (a directory, a bucket prefix). Paths are relative to the backup root

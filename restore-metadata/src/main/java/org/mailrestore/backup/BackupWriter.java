@@ -18,6 +18,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobLayout;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.ClassOfService;
+import org.mailrestore.mail.DistributionList;
+import org.mailrestore.mail.Domain;
+import org.mailrestore.mail.Grant;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.Json;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
 

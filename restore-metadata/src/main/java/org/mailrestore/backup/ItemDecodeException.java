@@ -1,5 +1,7 @@
 package org.mailrestore.backup;
 
+import org.mailrestore.mail.ItemType;
+
 /**
  * An item record that cannot be restored: malformed JSON, a wrong field type, an invalid value.
  *

@@ -1,6 +1,7 @@
 package org.mailrestore.backup;
 
 import java.io.IOException;
+import org.mailrestore.mail.Item;
 
 /** Where item records of one account are written. */
 public interface ItemSink extends AutoCloseable {

@@ -7,6 +7,10 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.source.ItemEntry;
+import org.mailrestore.source.ItemStream;
 
 /**
  * Reads the loose form: one JSON file per item under {@code items/<NN>/<id>.json}. Shards and files

@@ -6,6 +6,10 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.NoSuchElementException;
 import java.util.Set;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.source.ItemEntry;
+import org.mailrestore.source.ItemStream;
 
 /** Reads the packed form: one zstd-compressed JSON Lines stream of item records per account. */
 final class PackedItemStream implements ItemStream {

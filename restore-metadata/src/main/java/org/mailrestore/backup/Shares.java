@@ -1,6 +1,7 @@
 package org.mailrestore.backup;
 
 import java.util.List;
+import org.mailrestore.mail.Grant;
 
 /** The contents of {@code accounts/<id>/shares.json}: grants on the account's folders. */
 record Shares(List<Grant> grants) {

@@ -11,10 +11,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.mailrestore.backup.ItemType;
-import org.mailrestore.backup.Revision;
-import org.mailrestore.backup.SystemFolder;
-import org.mailrestore.backup.TextRules;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.mail.SystemFolder;
+import org.mailrestore.mail.TextRules;
 
 /**
  * Orders an account's folder-like items (folders, search folders, mountpoints) so parents come

@@ -16,13 +16,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.mailrestore.backup.Item;
 import org.mailrestore.backup.ItemSink;
-import org.mailrestore.backup.ItemType;
-import org.mailrestore.backup.Revision;
-import org.mailrestore.backup.SourceProblem;
-import org.mailrestore.backup.SystemFolder;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.mail.SystemFolder;
+import org.mailrestore.source.SourceProblem;
 
 /**
  * One user's directory of a Maildir tree, seen as an account: its folders (planned from the

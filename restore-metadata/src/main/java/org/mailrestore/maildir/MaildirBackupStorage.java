@@ -20,17 +20,17 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
-import org.mailrestore.backup.Account;
 import org.mailrestore.backup.BackupLayout;
 import org.mailrestore.backup.BackupManifest;
 import org.mailrestore.backup.BackupStorage;
 import org.mailrestore.backup.BackupWriter;
-import org.mailrestore.backup.Domain;
 import org.mailrestore.backup.ItemSink;
-import org.mailrestore.backup.Json;
-import org.mailrestore.backup.SourceProblem;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobSource;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.Domain;
+import org.mailrestore.mail.Json;
+import org.mailrestore.source.SourceProblem;
 
 /**
  * A tree of mailboxes read as a backup: each directory under the root is a user, restored as the

@@ -3,8 +3,8 @@ package org.mailrestore.maildir;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
-import org.mailrestore.backup.SystemFolder;
-import org.mailrestore.backup.TextRules;
+import org.mailrestore.mail.SystemFolder;
+import org.mailrestore.mail.TextRules;
 
 /** The naming rules of Maildir trees: flags in file names, folder names, paths kept for export. */
 public final class MaildirNames {

@@ -12,7 +12,7 @@ import java.util.Base64;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.mailrestore.backup.TextRules;
+import org.mailrestore.mail.TextRules;
 
 /**
  * The fields a mail list shows, read leniently from the start of a message: sender, subject, date.

@@ -1,10 +1,10 @@
 package org.mailrestore.mailstore;
 
-import org.mailrestore.backup.Flags;
-import org.mailrestore.backup.ItemType;
-import org.mailrestore.backup.Json;
-import org.mailrestore.backup.Revision;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.mail.Flags;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Json;
+import org.mailrestore.mail.Revision;
 
 /**
  * One {@code mail_item} row.

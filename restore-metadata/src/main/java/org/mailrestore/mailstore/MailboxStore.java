@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
-import org.mailrestore.backup.ItemType;
+import org.mailrestore.mail.ItemType;
 import org.mailrestore.mailstore.ClusterWrite.IdMapping;
 import org.mailrestore.mailstore.ClusterWrite.MountRow;
 import org.mailrestore.mailstore.ClusterWrite.TagLink;

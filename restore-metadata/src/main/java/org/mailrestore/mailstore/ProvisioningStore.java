@@ -11,12 +11,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
-import org.mailrestore.backup.ClassOfService;
-import org.mailrestore.backup.DistributionList;
-import org.mailrestore.backup.Domain;
-import org.mailrestore.backup.ItemType;
-import org.mailrestore.backup.Json;
-import org.mailrestore.backup.SystemFolder;
+import org.mailrestore.mail.ClassOfService;
+import org.mailrestore.mail.DistributionList;
+import org.mailrestore.mail.Domain;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Json;
+import org.mailrestore.mail.SystemFolder;
 
 /**
  * Writes provisioning: domains, classes of service, lists, accounts, aliases and mailboxes. Every

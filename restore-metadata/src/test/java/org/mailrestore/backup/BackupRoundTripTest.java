@@ -20,6 +20,19 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.ClassOfService;
+import org.mailrestore.mail.DistributionList;
+import org.mailrestore.mail.Domain;
+import org.mailrestore.mail.Grant;
+import org.mailrestore.mail.GranteeType;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Parsed;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.source.ItemEntry;
+import org.mailrestore.source.ItemStream;
+import org.mailrestore.source.SourceFormatException;
 
 class BackupRoundTripTest {
 
@@ -162,7 +175,7 @@ class BackupRoundTripTest {
         dir.resolve("backup.json"),
         "{\"format\":\"mailrestore-backup\",\"version\":\"2.0\",\"serverId\":\"x\"}");
     assertThatThrownBy(() -> BackupReader.open(new LocalBackupStorage(dir)))
-        .isInstanceOf(BackupFormatException.class)
+        .isInstanceOf(SourceFormatException.class)
         .hasMessageContaining("format version 2.0")
         .hasMessageContaining("reads only version 1.x");
   }
@@ -181,7 +194,7 @@ class BackupRoundTripTest {
   @Test
   void missingManifestSaysThisIsNotABackup() {
     assertThatThrownBy(() -> BackupReader.open(new LocalBackupStorage(dir)))
-        .isInstanceOf(BackupFormatException.class)
+        .isInstanceOf(SourceFormatException.class)
         .hasMessageContaining("not a mailrestore backup")
         .hasMessageContaining("backup.json");
   }

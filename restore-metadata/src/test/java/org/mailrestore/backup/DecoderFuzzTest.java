@@ -20,6 +20,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.source.ItemEntry;
+import org.mailrestore.source.ItemStream;
 
 /**
  * Mutation fuzzing of the decoders: records of a generated backup (every item type, histories,

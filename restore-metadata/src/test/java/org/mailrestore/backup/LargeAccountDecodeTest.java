@@ -12,6 +12,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
 import org.mailrestore.folders.FolderGraph;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.PointInTime;
+import org.mailrestore.source.ItemEntry;
+import org.mailrestore.source.ItemStream;
 
 /**
  * An account of 1,000,000 items is generated and decoded the way a restore reads it (folder-like

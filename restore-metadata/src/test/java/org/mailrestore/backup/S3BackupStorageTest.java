@@ -17,6 +17,11 @@ import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.blob.s3.S3Clients;
 import org.mailrestore.blob.s3.S3Location;
 import org.mailrestore.blob.s3.S3Settings;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.source.ItemEntry;
+import org.mailrestore.source.ItemStream;
+import org.mailrestore.source.SourceFormatException;
 import org.mailrestore.testkit.S3Server;
 import org.mailrestore.testkit.TestS3;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -91,7 +96,7 @@ class S3BackupStorageTest {
             null)) {
       org.assertj.core.api.Assertions.assertThatThrownBy(() ->
               BackupReader.open(new S3BackupStorage(client, new S3Location(bucket, "nothing"))))
-          .isInstanceOf(BackupFormatException.class)
+          .isInstanceOf(SourceFormatException.class)
           .hasMessageContaining("not a mailrestore backup")
           .hasMessageContaining("s3://" + bucket + "/nothing/backup.json");
     }

@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.mailrestore.backup.ItemType;
-import org.mailrestore.backup.Revision;
 import org.mailrestore.folders.FolderGraph.Container;
 import org.mailrestore.folders.FolderGraph.Issue;
 import org.mailrestore.folders.FolderGraph.Parent;
 import org.mailrestore.folders.FolderGraph.PlannedFolder;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Revision;
 
 class FolderGraphTest {
 

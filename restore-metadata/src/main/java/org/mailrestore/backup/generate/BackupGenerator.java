@@ -14,17 +14,17 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
-import org.mailrestore.backup.Account;
 import org.mailrestore.backup.BackupManifest;
 import org.mailrestore.backup.BackupWriter;
-import org.mailrestore.backup.ClassOfService;
-import org.mailrestore.backup.DistributionList;
-import org.mailrestore.backup.Domain;
-import org.mailrestore.backup.Grant;
 import org.mailrestore.backup.ItemSink;
 import org.mailrestore.backup.generate.BackupPlan.AccountPlan;
 import org.mailrestore.backup.generate.BackupPlan.SharePlan;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.ClassOfService;
+import org.mailrestore.mail.DistributionList;
+import org.mailrestore.mail.Domain;
+import org.mailrestore.mail.Grant;
 
 /**
  * Writes a synthetic backup from a {@link GeneratorSpec}: deterministic (the same spec gives the

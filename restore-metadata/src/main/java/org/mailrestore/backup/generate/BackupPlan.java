@@ -7,8 +7,8 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
-import org.mailrestore.backup.GranteeType;
-import org.mailrestore.backup.SystemFolder;
+import org.mailrestore.mail.GranteeType;
+import org.mailrestore.mail.SystemFolder;
 
 /**
  * The skeleton of a generated backup, decided before any item is written: domains, accounts, their

@@ -6,15 +6,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.mailrestore.backup.Item;
 import org.mailrestore.backup.ItemSink;
-import org.mailrestore.backup.ItemType;
-import org.mailrestore.backup.Revision;
-import org.mailrestore.backup.SystemFolder;
 import org.mailrestore.backup.generate.BackupPlan.AccountPlan;
 import org.mailrestore.backup.generate.BackupPlan.FolderPlan;
 import org.mailrestore.backup.generate.BackupPlan.SharePlan;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.mail.SystemFolder;
 
 /**
  * Generates the items of one account: its folders, tags and mountpoints first, then content items

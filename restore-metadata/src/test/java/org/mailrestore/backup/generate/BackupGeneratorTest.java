@@ -19,19 +19,19 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mailrestore.backup.Account;
 import org.mailrestore.backup.BackupReader;
-import org.mailrestore.backup.Grant;
-import org.mailrestore.backup.GranteeType;
-import org.mailrestore.backup.Item;
-import org.mailrestore.backup.ItemEntry;
 import org.mailrestore.backup.ItemLayout;
-import org.mailrestore.backup.ItemStream;
-import org.mailrestore.backup.ItemType;
 import org.mailrestore.backup.LocalBackupStorage;
-import org.mailrestore.backup.Parsed;
-import org.mailrestore.backup.Revision;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.Grant;
+import org.mailrestore.mail.GranteeType;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Parsed;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.source.ItemEntry;
+import org.mailrestore.source.ItemStream;
 
 class BackupGeneratorTest {
 

@@ -1,4 +1,4 @@
-package org.mailrestore.backup;
+package org.mailrestore.mail;
 
 /**
  * The limits text values must respect to be stored: lengths that fit the mailstore's columns and

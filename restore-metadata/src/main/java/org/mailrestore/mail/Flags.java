@@ -1,4 +1,4 @@
-package org.mailrestore.backup;
+package org.mailrestore.mail;
 
 /**
  * Item flags: Zimbra's one-letter names in the backup, a bit set in the mailstore.

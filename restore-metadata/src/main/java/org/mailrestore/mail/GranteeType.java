@@ -1,4 +1,4 @@
-package org.mailrestore.backup;
+package org.mailrestore.mail;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;

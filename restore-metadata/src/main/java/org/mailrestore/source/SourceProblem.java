@@ -1,4 +1,4 @@
-package org.mailrestore.backup;
+package org.mailrestore.source;
 
 /**
  * Something of a backup's source that could not be read, for the failure list.

@@ -1,4 +1,4 @@
-package org.mailrestore.backup;
+package org.mailrestore.mail;
 
 /**
  * A backup file read into a value, or the reason it could not be.

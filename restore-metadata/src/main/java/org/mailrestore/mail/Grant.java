@@ -1,4 +1,4 @@
-package org.mailrestore.backup;
+package org.mailrestore.mail;
 
 /**
  * A permission on one of an account's folders, from {@code accounts/<id>/shares.json}.

@@ -1,15 +1,15 @@
-package org.mailrestore.backup;
+package org.mailrestore.source;
 
 /** The backup as a whole cannot be read: no manifest, another format, an unknown major version. */
-public class BackupFormatException extends RuntimeException {
+public class SourceFormatException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
-  public BackupFormatException(String message) {
+  public SourceFormatException(String message) {
     super(message);
   }
 
-  public BackupFormatException(String message, Throwable cause) {
+  public SourceFormatException(String message, Throwable cause) {
     super(message, cause);
   }
 }

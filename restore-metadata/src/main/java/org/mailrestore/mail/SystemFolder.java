@@ -1,4 +1,4 @@
-package org.mailrestore.backup;
+package org.mailrestore.mail;
 
 import java.util.HashMap;
 import java.util.Map;

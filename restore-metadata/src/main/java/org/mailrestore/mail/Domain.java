@@ -1,4 +1,4 @@
-package org.mailrestore.backup;
+package org.mailrestore.mail;
 
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package org.mailrestore.backup;
+package org.mailrestore.mail;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.LinkedHashMap;
@@ -20,7 +20,7 @@ public final class Json {
           .build();
 
   /** For files people read: indented. */
-  static final JsonMapper PRETTY =
+  public static final JsonMapper PRETTY =
       MAPPER.rebuild().enable(SerializationFeature.INDENT_OUTPUT).build();
 
   private static final TypeReference<LinkedHashMap<String, String>> STRING_MAP =

@@ -1,4 +1,4 @@
-package org.mailrestore.backup;
+package org.mailrestore.source;
 
 import java.util.Iterator;
 

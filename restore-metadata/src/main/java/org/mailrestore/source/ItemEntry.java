@@ -1,4 +1,7 @@
-package org.mailrestore.backup;
+package org.mailrestore.source;
+
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
 
 /** One item record of an account's item stream: decoded, or why it could not be. */
 public sealed interface ItemEntry {
