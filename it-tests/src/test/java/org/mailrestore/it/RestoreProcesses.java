@@ -64,7 +64,7 @@ final class RestoreProcesses {
       for (String id : reader.accountIds()) {
         try (ItemStream stream = reader.items(id, Set.of(ItemType.MESSAGE))) {
           while (stream.hasNext()) {
-            if (stream.next() instanceof ItemEntry.Decoded(Item item, String location)
+            if (stream.next() instanceof ItemEntry.Decoded(Item item, String location, var passing)
                 && item.latest().isPresent()) {
               BlobDigest digest = item.latest().get().digest();
               Files.delete(

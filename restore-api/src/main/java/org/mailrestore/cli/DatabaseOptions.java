@@ -1,10 +1,10 @@
 package org.mailrestore.cli;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.mailrestore.sql.Database;
 import picocli.CommandLine.Option;
 
 /** Where a command finds the mailstore database, and how it logs in. */
@@ -38,12 +38,6 @@ final class DatabaseOptions {
 
   /** A small pool, for commands that only read or flag operations. */
   HikariDataSource smallPool() throws IOException {
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(org.mailrestore.mailstore.MailstoreSchema.jdbcUrl(jdbcUrl));
-    config.setUsername(user);
-    config.setPassword(password());
-    config.setMaximumPoolSize(2);
-    config.setPoolName("mailstore-admin");
-    return new HikariDataSource(config);
+    return Database.pool(jdbcUrl, user, password(), 2, "mailstore-admin", null);
   }
 }

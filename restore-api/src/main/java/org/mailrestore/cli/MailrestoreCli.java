@@ -37,9 +37,17 @@ public final class MailrestoreCli implements Runnable {
   /** What a command returns that keeps running after main returns (the service). */
   static final int RUNS_ON = Integer.MIN_VALUE;
 
+  /** The command line, with the installed source, target and export kinds' commands and flags. */
+  static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new MailrestoreCli());
+    ExportCommand.addFormats(cli.getSubcommands().get("export"));
+    KindFlags.installAll(cli);
+    return cli;
+  }
+
   /** Runs the command line and returns its exit code. */
   public static int execute(String... args) {
-    return new CommandLine(new MailrestoreCli())
+    return commandLine()
         .setExecutionExceptionHandler((e, commandLine, parseResult) -> {
           commandLine.getErr().println("mailrestore: " + e.getMessage());
           if (e instanceof ApiClient.ApiException api) {

@@ -5,7 +5,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.mailrestore.restore.AccountProgress;
+import org.mailrestore.restore.bookkeeping.AccountProgress;
 import org.mailrestore.restore.AccountState;
 import org.mailrestore.restore.FailureRecord;
 import org.mailrestore.restore.OperationSummary;

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.mailrestore.mail.Json;
-import org.mailrestore.restore.AccountProgress;
+import org.mailrestore.restore.bookkeeping.AccountProgress;
 import org.mailrestore.restore.FailureRecord;
 import org.mailrestore.restore.OperationState;
 import org.mailrestore.server.api.OperationView;

@@ -5,7 +5,9 @@ import java.util.concurrent.Callable;
 import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.OperationState;
 import org.mailrestore.restore.OperationSummary;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.mailrestore.restore.RestoreEngine;
+import org.mailrestore.runtime.RestoreRuntime;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -81,8 +83,9 @@ final class RestoreCommand {
               restore.concurrentAccounts > 0 ? restore.concurrentAccounts : machine.accounts(),
               clustersPerAccount,
               blobTransfers);
-      try (Mailstore mailstore = store.open(concurrency)) {
-        RestoreEngine engine = mailstore.engine(leaseSeconds);
+      try (RestoreRuntime runtime =
+          store.openForRestore(concurrency, new SimpleMeterRegistry())) {
+        RestoreEngine engine = runtime.newEngine(runtime.instanceId(), leaseSeconds);
         String id =
             operation != null ? operation : engine.submit(restore.request(source.source()), null);
         System.out.println("operation " + id);
@@ -98,7 +101,8 @@ final class RestoreCommand {
           Report.operation(System.out, summary);
           long errors = summary.counts().errors() + summary.counts().warnings();
           if (errors > 0) {
-            Report.failures(System.out, engine.operations().failures(id, 0, 50), errors);
+            Report.failures(
+                System.out, engine.bookkeeping().failures().list(id, 0, 50), errors);
           }
           return exitCode(summary.state());
         }

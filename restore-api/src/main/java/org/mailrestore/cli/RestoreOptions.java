@@ -7,10 +7,10 @@ import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import org.mailrestore.restore.BackupSource;
 import org.mailrestore.restore.ConflictPolicy;
 import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.Selection;
+import org.mailrestore.source.SourceSpec;
 import picocli.CommandLine.Option;
 
 /** What to restore and how: the request of a local restore. */
@@ -89,7 +89,7 @@ final class RestoreOptions {
           "Accounts restored at once by each process; 0 for the process's bound (two per core)")
   int concurrentAccounts;
 
-  RestoreRequest request(BackupSource source) throws IOException {
+  RestoreRequest request(SourceSpec source) throws IOException {
     Set<String> selected = new LinkedHashSet<>(accounts);
     if (accountsFile != null) {
       for (String line : Files.readAllLines(accountsFile)) {

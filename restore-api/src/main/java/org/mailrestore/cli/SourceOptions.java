@@ -1,71 +1,94 @@
 package org.mailrestore.cli;
 
 import java.nio.file.Path;
-import org.mailrestore.restore.BackupSource;
-import org.mailrestore.restore.storage.Volumes;
-import picocli.CommandLine.ArgGroup;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.mailrestore.kind.KindOption;
+import org.mailrestore.source.SourceKind;
+import org.mailrestore.source.SourceKinds;
+import org.mailrestore.source.SourceSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
-/** What to restore from: a backup (a directory or s3://), or a tree of Maildir mailboxes. */
-final class SourceOptions {
-
-  @ArgGroup(exclusive = true, multiplicity = "0..1")
-  Where where;
-
-  static final class Where {
-    @Option(names = "--backup", description = "A backup: a directory, or s3://bucket/prefix")
-    String backup;
-
-    @Option(
-        names = "--maildir",
-        description =
-            "A tree of mailboxes instead of a backup: one directory per user, each becoming"
-                + " <directory>@<--maildir-domain>")
-    Path maildir;
-  }
+/**
+ * What to restore from: one flag per installed source kind ({@code --backup DIR|s3://...}, {@code
+ * --maildir DIR}...), with the kinds' own options ({@code --maildir-domain}...).
+ */
+final class SourceOptions implements KindFlags.Installable {
 
   @Option(
       names = "--s3-profile",
       defaultValue = "default",
       description =
-          "The S3 profile of an s3:// backup (MAILRESTORE_S3_<PROFILE>_*; default: ${DEFAULT-VALUE})")
+          "The S3 profile of an s3:// source (MAILRESTORE_S3_<PROFILE>_*; default: ${DEFAULT-VALUE})")
   String profile;
 
-  @Option(
-      names = "--maildir-domain",
-      description = "With --maildir: the domain of the accounts (required)")
-  String maildirDomain;
+  private final KindFlags flags = new KindFlags();
+  private final Map<SourceKind, OptionSpec> locations = new LinkedHashMap<>();
+  private final Map<SourceKind, Map<String, OptionSpec>> options = new LinkedHashMap<>();
 
-  @Option(
-      names = "--maildir-layout",
-      defaultValue = "auto",
-      description =
-          "With --maildir: maildir (cur/new, .Folder dirs), plain (a file per message in nested"
-              + " folders, as the Enron corpus) or auto, per user (default: ${DEFAULT-VALUE})")
-  String maildirLayout;
+  @Override
+  public void install(CommandSpec command) {
+    for (SourceKind kind : SourceKinds.installed().all()) {
+      String label =
+          switch (kind.location()) {
+            case DIRECTORY -> "DIR";
+            case FILE -> "FILE";
+            case FILE_OR_DIRECTORY -> "PATH";
+          };
+      locations.put(
+          kind, flags.add(command, "--" + kind.name(), label, kind.description()));
+      Map<String, OptionSpec> byName = new LinkedHashMap<>();
+      for (KindOption option : kind.options()) {
+        byName.put(option.name(), flags.add(command, kind.name(), option));
+      }
+      options.put(kind, byName);
+    }
+  }
 
   /** Whether a source was given (a resumed restore has its own). */
   boolean given() {
-    return where != null;
+    return locations.values().stream().anyMatch(o -> KindFlags.value(o) != null);
   }
 
-  BackupSource source() {
-    if (where == null) {
-      throw new IllegalArgumentException("name what to restore from: --backup or --maildir");
+  /** The source the flags name, checked. */
+  SourceSpec source() {
+    List<SourceKind> given = new ArrayList<>();
+    locations.forEach(
+        (kind, option) -> {
+          if (KindFlags.value(option) != null) {
+            given.add(kind);
+          }
+        });
+    if (given.size() != 1) {
+      throw new IllegalArgumentException(
+          (given.isEmpty() ? "name what to restore from: " : "name one source, not several: ")
+              + String.join(
+                  ", ", locations.keySet().stream().map(k -> "--" + k.name()).toList()));
     }
-    if (where.maildir != null) {
-      if (maildirDomain == null) {
-        throw new IllegalArgumentException(
-            "--maildir needs --maildir-domain (such as example.org)");
-      }
-      return new BackupSource.Maildir(
-          where.maildir.toAbsolutePath().normalize().toString(), maildirDomain, maildirLayout);
-    }
-    String text = where.backup;
-    if (text.startsWith("s3://")) {
-      var location = Volumes.parseS3(text);
-      return new BackupSource.S3(profile, location.bucket(), location.prefix());
-    }
-    return new BackupSource.Local(Path.of(text).toAbsolutePath().normalize().toString());
+    SourceKind kind = given.get(0);
+    String location = KindFlags.value(locations.get(kind));
+    boolean s3 = location.startsWith(SourceSpec.S3_SCHEME);
+    Map<String, String> values = new TreeMap<>();
+    options
+        .get(kind)
+        .forEach(
+            (name, option) -> {
+              String v = KindFlags.value(option);
+              if (v != null) {
+                values.put(name, v);
+              }
+            });
+    return SourceKinds.installed()
+        .normalize(
+            new SourceSpec(
+                kind.name(),
+                s3 ? location : Path.of(location).toAbsolutePath().normalize().toString(),
+                s3 ? profile : null,
+                new TreeMap<>(values)));
   }
 }

@@ -2,7 +2,7 @@ package org.mailrestore.cli;
 
 import java.time.Instant;
 import java.util.concurrent.Callable;
-import org.mailrestore.backup.BackupReader;
+import org.mailrestore.runtime.RestoreRuntime;
 import org.mailrestore.mail.PointInTime;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
@@ -39,8 +39,7 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (Mailstore mailstore = store.open();
-        BackupReader reader = mailstore.sources.open(source.source())) {
+    try (RestoreRuntime runtime = store.open()) {
       Verifier.Options defaults =
           Verifier.Options.defaults()
               .withPointInTime(new PointInTime(asOf, undeleteFrom, undeleteTo));
@@ -53,7 +52,7 @@ final class VerifyCommand implements Callable<Integer> {
               defaults.checkAliases(),
               defaults.knownFailures(),
               defaults.maxListed());
-      VerifyReport report = mailstore.verifier().verify(reader, options);
+      VerifyReport report = runtime.verify(source.source(), null, options);
       Report.verify(System.out, report);
       return report.identical() ? ExitCodes.OK : ExitCodes.PARTIAL;
     }

@@ -15,17 +15,15 @@ import java.util.UUID;
 import javax.sql.DataSource;
 import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.blob.s3.S3Settings;
-import org.mailrestore.mailstore.MailstoreSchema;
+import org.mailrestore.blob.s3.S3Profiles;
+import org.mailrestore.mailstore.MailstoreKind;
+import org.mailrestore.mailstore.VolumeSpec;
 import org.mailrestore.restore.Concurrency;
-import org.mailrestore.restore.OperationStore;
 import org.mailrestore.restore.RestoreEngine;
 import org.mailrestore.restore.RestoreMetrics;
-import org.mailrestore.restore.RestoreTarget;
-import org.mailrestore.restore.storage.BackupSources;
-import org.mailrestore.restore.storage.S3Profiles;
-import org.mailrestore.restore.storage.StorageLimits;
-import org.mailrestore.restore.storage.VolumeSpec;
-import org.mailrestore.restore.storage.Volumes;
+import org.mailrestore.restore.bookkeeping.OperationStore;
+import org.mailrestore.runtime.RestoreRuntime;
+import org.mailrestore.sql.Database;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -60,7 +58,7 @@ class RestoreConfiguration {
       @Override
       public Object postProcessBeforeInitialization(Object bean, String name) {
         if (bean instanceof HikariDataSource pool && pool.getJdbcUrl() != null) {
-          pool.setJdbcUrl(MailstoreSchema.jdbcUrl(pool.getJdbcUrl()));
+          pool.setJdbcUrl(Database.jdbcUrl(pool.getJdbcUrl()));
           if (!environment.containsProperty("spring.datasource.hikari.maximum-pool-size")) {
             int accounts =
                 environment.getProperty(
@@ -109,18 +107,8 @@ class RestoreConfiguration {
     return new S3Profiles(profiles, registry);
   }
 
-  @Bean
-  BackupSources backupSources(S3Profiles profiles, MeterRegistry registry) {
-    return new BackupSources(profiles, StorageLimits.DEFAULT, registry);
-  }
-
-  @Bean
-  Volumes volumes(S3Profiles profiles, MeterRegistry registry) {
-    return new Volumes(profiles, StorageLimits.DEFAULT, registry);
-  }
-
-  @Bean
-  VolumeSpec volumeSpec(ServerSettings settings) {
+  /** The volume restores write to, from the settings (a directory under the data dir by default). */
+  static VolumeSpec volumeSpec(ServerSettings settings) {
     ServerSettings.VolumeSettings v = settings.volume();
     VolumeSpec.Kind kind = VolumeSpec.Kind.parse(v.kind());
     String location = v.location();
@@ -141,38 +129,48 @@ class RestoreConfiguration {
   }
 
   /**
-   * The volume, registered in the mailstore, once the schema is migrated (by the same Flyway
-   * migrations the CLI applies: {@link MailstoreSchema}).
+   * The runtime the service restores with, over Boot's pool: the engine's tables are migrated when
+   * it is built, the mailstore's when its target first opens (at once, so the service starts only
+   * with a usable target).
    */
-  @Bean
-  RestoreTarget restoreTarget(DataSource dataSource, Volumes volumes, VolumeSpec spec)
+  @Bean(destroyMethod = "close")
+  RestoreRuntime restoreRuntime(
+      DataSource dataSource,
+      S3Profiles profiles,
+      MeterRegistry registry,
+      RestoreMetrics metrics,
+      ServerSettings settings,
+      Concurrency concurrency)
       throws SQLException, IOException {
-    MailstoreSchema.migrate(dataSource);
-    return volumes.target(dataSource, spec);
+    RestoreRuntime runtime =
+        RestoreRuntime.builder()
+            .dataSource(dataSource)
+            .s3(profiles)
+            .registry(registry)
+            .metrics(metrics)
+            .concurrency(concurrency)
+            .instanceId(instanceId(settings))
+            .leaseSeconds(settings.leaseSeconds())
+            .defaultTarget(MailstoreKind.of(volumeSpec(settings)))
+            .build();
+    try {
+      runtime.target(null);
+    } catch (SQLException | IOException | RuntimeException e) {
+      runtime.close();
+      throw e;
+    }
+    return runtime;
   }
 
   @Bean
-  OperationStore operationStore(DataSource dataSource) {
-    return new OperationStore(dataSource);
+  OperationStore operationStore(RestoreRuntime runtime) {
+    return runtime.bookkeeping().operations();
   }
 
   /** The engine; {@link OperationRunner} runs it and stops it gracefully. */
   @Bean
-  RestoreEngine restoreEngine(
-      OperationStore operations,
-      RestoreTarget target,
-      BackupSources sources,
-      RestoreMetrics metrics,
-      ServerSettings settings,
-      Concurrency concurrency) {
-    return new RestoreEngine(
-        operations,
-        target,
-        sources,
-        metrics,
-        instanceId(settings),
-        settings.leaseSeconds(),
-        concurrency);
+  RestoreEngine restoreEngine(RestoreRuntime runtime) {
+    return runtime.engine();
   }
 
   static String instanceId(ServerSettings settings) {

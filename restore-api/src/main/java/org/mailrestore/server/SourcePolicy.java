@@ -5,14 +5,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.mailrestore.restore.BackupSource;
-import org.mailrestore.restore.storage.S3Profiles;
+import org.mailrestore.blob.s3.S3Profiles;
+import org.mailrestore.source.SourceKind;
+import org.mailrestore.source.SourceKinds;
+import org.mailrestore.source.SourceSpec;
 import org.springframework.stereotype.Component;
 
 /**
- * What a request may read: a local path only inside the configured allowed roots (compared after
- * symbolic links and {@code ..} are resolved, so neither can lead out), an S3 bucket only through a
- * configured profile.
+ * What a request may read: a local location only inside the configured allowed roots (compared
+ * after symbolic links and {@code ..} are resolved, so neither can lead out) and of the form its
+ * kind reads (a directory, a file); an S3 location only through a configured profile. The same for
+ * every source kind.
  */
 @Component
 public class SourcePolicy {
@@ -48,47 +51,58 @@ public class SourcePolicy {
     this.profiles = profiles;
   }
 
-  /** The source as it may be read (local paths resolved), or a {@link Refused}. */
-  public BackupSource check(BackupSource source) {
-    return switch (source) {
-      case BackupSource.Local(String path) -> new BackupSource.Local(allowed(path).toString());
-      case BackupSource.Maildir(String path, String domain, String layout) ->
-          new BackupSource.Maildir(allowed(path).toString(), domain, layout);
-      case BackupSource.S3(String profile, String bucket, String prefix) -> {
-        if (!profiles.has(profile)) {
-          throw new Refused(
-              "source.profile", "no S3 profile named \"" + profile + "\" is configured");
-        }
-        yield source;
+  /** The source as it may be read (a local location resolved), or a {@link Refused}. */
+  public SourceSpec check(SourceSpec source) {
+    if (source.isS3()) {
+      if (!profiles.has(source.profile())) {
+        throw new Refused(
+            "source.profile", "no S3 profile named \"" + source.profile() + "\" is configured");
       }
-    };
+      return source;
+    }
+    SourceKind kind = SourceKinds.installed().kindOf(source);
+    return source.withLocation(allowed(source.location(), kind.location()).toString());
   }
 
-  private Path allowed(String path) {
+  private Path allowed(String path, SourceKind.Location form) {
     Path requested = Path.of(path);
     if (!requested.isAbsolute()) {
-      throw new Refused("source.path", "must be an absolute path");
+      throw new Refused("source.location", "must be an absolute path");
     }
     if (roots.isEmpty()) {
       throw new Refused(
-          "source.path",
+          "source.location",
           "local sources are disabled: no mailrestore.sources.allowed-roots are configured");
     }
     // One answer for "missing" and "outside": the API must not tell what exists elsewhere.
+    String what =
+        switch (form) {
+          case DIRECTORY -> "a directory";
+          case FILE -> "a file";
+          case FILE_OR_DIRECTORY -> "a file or directory";
+        };
     String refusal =
-        "is not a directory inside an allowed root (mailrestore.sources.allowed-roots);"
+        "is not "
+            + what
+            + " inside an allowed root (mailrestore.sources.allowed-roots);"
             + " symbolic links and .. are resolved first";
     Path real;
     try {
       real = requested.toRealPath();
     } catch (IOException e) {
-      throw new Refused("source.path", refusal);
+      throw new Refused("source.location", refusal);
     }
+    boolean rightForm =
+        switch (form) {
+          case DIRECTORY -> Files.isDirectory(real);
+          case FILE -> Files.isRegularFile(real);
+          case FILE_OR_DIRECTORY -> Files.isDirectory(real) || Files.isRegularFile(real);
+        };
     for (Path root : roots) {
-      if (real.startsWith(root) && Files.isDirectory(real)) {
+      if (real.startsWith(root) && rightForm) {
         return real;
       }
     }
-    throw new Refused("source.path", refusal);
+    throw new Refused("source.location", refusal);
   }
 }

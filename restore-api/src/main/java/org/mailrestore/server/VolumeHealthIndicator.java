@@ -1,27 +1,29 @@
 package org.mailrestore.server;
 
-import org.mailrestore.restore.RestoreTarget;
+import org.mailrestore.runtime.RestoreRuntime;
+import org.mailrestore.target.MailTarget;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.stereotype.Component;
 
 /**
- * Whether the volume blobs are restored to can be written now; part of readiness, so a service
- * whose volume is gone stops being sent work.
+ * Whether the target restores write to (the mailstore's volume) can be written now; part of
+ * readiness, so a service whose volume is gone stops being sent work.
  */
 @Component("volume")
 class VolumeHealthIndicator extends AbstractHealthIndicator {
 
-  private final RestoreTarget target;
+  private final RestoreRuntime runtime;
 
-  VolumeHealthIndicator(RestoreTarget target) {
+  VolumeHealthIndicator(RestoreRuntime runtime) {
     super("the volume cannot be written");
-    this.target = target;
+    this.runtime = runtime;
   }
 
   @Override
   protected void doHealthCheck(Health.Builder builder) throws Exception {
-    target.volume().check();
-    builder.up().withDetail("volume", target.volume().describe());
+    MailTarget target = runtime.target(null);
+    target.check();
+    builder.up().withDetail("volume", target.describe());
   }
 }

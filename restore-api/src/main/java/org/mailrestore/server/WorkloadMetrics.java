@@ -5,7 +5,7 @@ import java.sql.SQLException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.mailrestore.restore.OperationStore;
+import org.mailrestore.restore.bookkeeping.OperationStore;
 import org.mailrestore.restore.WorkloadGauges;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

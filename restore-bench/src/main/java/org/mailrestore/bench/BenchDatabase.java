@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.UUID;
 import org.mailrestore.mailstore.MailstoreSchema;
+import org.mailrestore.restore.bookkeeping.EngineSchema;
 
 /** A fresh, migrated database for one benchmark run, dropped on close. */
 final class BenchDatabase implements AutoCloseable {
@@ -34,6 +35,7 @@ final class BenchDatabase implements AutoCloseable {
     config.setMaximumPoolSize(poolSize);
     config.setPoolName(name);
     dataSource = new HikariDataSource(config);
+    EngineSchema.migrate(dataSource);
     MailstoreSchema.migrate(dataSource);
   }
 
@@ -48,7 +50,7 @@ final class BenchDatabase implements AutoCloseable {
     if (!base.endsWith("/")) {
       base = base + "/";
     }
-    return org.mailrestore.mailstore.MailstoreSchema.jdbcUrl(base + name);
+    return org.mailrestore.sql.Database.jdbcUrl(base + name);
   }
 
   private void execute(String sql) throws SQLException {

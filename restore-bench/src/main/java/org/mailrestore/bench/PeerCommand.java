@@ -15,7 +15,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.mailrestore.restore.Concurrency;
-import org.mailrestore.restore.storage.VolumeSpec;
+import org.mailrestore.mailstore.VolumeSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -25,8 +25,8 @@ import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.PointInTime;
 import org.mailrestore.mail.Revision;
-import org.mailrestore.mailstore.ClusterWrite.IdMapping;
-import org.mailrestore.mailstore.ClusterWrite.TagLink;
+import org.mailrestore.mailstore.MailboxStore.TagLink;
+import org.mailrestore.restore.bookkeeping.IdMap.Mapping;
 import org.mailrestore.mailstore.ItemRow;
 import org.mailrestore.mailstore.MailboxStore;
 import org.mailrestore.mailstore.ProvisioningStore;
@@ -43,7 +43,7 @@ final class RawRows {
 
   /** One cluster's rows; {@code blobs}: the volume rows of the blobs first seen in it. */
   record Cluster(
-      List<ItemRow> items, List<TagLink> links, List<IdMapping> mappings, List<BlobRow> blobs) {
+      List<ItemRow> items, List<TagLink> links, List<Mapping> mappings, List<BlobRow> blobs) {
     long rows() {
       return items.size() + (long) links.size() + mappings.size() + blobs.size();
     }
@@ -68,7 +68,7 @@ final class RawRows {
           + RAW_VOLUME_ID
           + ", ?, 'raw', ?, ?)";
   static final String INSERT_MAPPING =
-      "INSERT INTO restore_id_map (mailbox_id, source_id, old_id, new_id) VALUES (?, ?, ?, ?)";
+      "INSERT INTO restore_id_map (target_key, source_id, old_id, new_id) VALUES (?, ?, ?, ?)";
 
   private RawRows() {}
 
@@ -104,11 +104,11 @@ final class RawRows {
     int nextId = 10_000;
     List<ItemRow> items = new ArrayList<>(clusterSize);
     List<TagLink> links = new ArrayList<>();
-    List<IdMapping> mappings = new ArrayList<>(clusterSize);
+    List<Mapping> mappings = new ArrayList<>(clusterSize);
     List<BlobRow> blobRows = new ArrayList<>();
     try (ItemStream stream = reader.items(sourceId, EnumSet.allOf(ItemType.class))) {
       while (stream.hasNext()) {
-        if (!(stream.next() instanceof ItemEntry.Decoded(Item item, String location))
+        if (!(stream.next() instanceof ItemEntry.Decoded(Item item, String location, var passing))
             || item.type().isContainer()) {
           continue;
         }
@@ -126,7 +126,7 @@ final class RawRows {
                 live.name(),
                 live,
                 live.digest() == null ? null : 1));
-        mappings.add(new IdMapping(item.id(), id));
+        mappings.add(new Mapping(item.id(), id));
         if (blobs != null
             && live.digest() != null
             && blobs.put(live.digest(), live.size()) == null) {
@@ -225,7 +225,7 @@ final class RawRows {
             tag.addBatch();
           }
           tag.executeBatch();
-          for (IdMapping m : cluster.mappings()) {
+          for (Mapping m : cluster.mappings()) {
             bindMapping(map, mailbox, sourceRef, m);
             map.addBatch();
           }
@@ -270,7 +270,7 @@ final class RawRows {
     ps.setInt(3, l.tagId());
   }
 
-  static void bindMapping(PreparedStatement ps, int mailbox, int sourceRef, IdMapping m)
+  static void bindMapping(PreparedStatement ps, int mailbox, int sourceRef, Mapping m)
       throws SQLException {
     ps.setInt(1, mailbox);
     ps.setInt(2, sourceRef);

@@ -28,9 +28,9 @@ import org.mailrestore.blob.BlobLayout;
 import org.mailrestore.blob.pack.PackedBlobVolume;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Parsed;
-import org.mailrestore.mailstore.MailboxStore;
+import org.mailrestore.restore.bookkeeping.IdMap;
 import org.mailrestore.mailstore.VolumeStore;
-import org.mailrestore.restore.storage.VolumeSpec;
+import org.mailrestore.mailstore.VolumeSpec;
 
 /**
  * A whole restore, phase 2 measured, next to the limits of the same machine in the same run: the
@@ -132,7 +132,7 @@ final class RestoreBench {
       long items = 0;
       long rows = 0;
       long insertNanos = 0;
-      MailboxStore store = new MailboxStore(rawDb.dataSource);
+      IdMap idMap = new IdMap(rawDb.dataSource);
       int volume =
           new VolumeStore(rawDb.dataSource)
               .register(new VolumeStore.VolumeRow(0, "raw", "local", "raw", "none", 0, 0, null));
@@ -146,7 +146,7 @@ final class RestoreBench {
           continue;
         }
         int mailbox = RawRows.provision(rawDb.dataSource, account);
-        int sourceRef = store.sourceRef(reader.accountRef(sourceId));
+        int sourceRef = idMap.sourceRef(reader.accountRef(sourceId));
         List<Cluster> clusters =
             RawRows.build(reader, sourceId, mailbox, p.clusterSize(), blobs, rawDb.dataSource);
         for (Cluster c : clusters) {

@@ -6,7 +6,7 @@ import java.util.Comparator;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.mailrestore.restore.Concurrency;
-import org.mailrestore.restore.storage.VolumeSpec;
+import org.mailrestore.mailstore.VolumeSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

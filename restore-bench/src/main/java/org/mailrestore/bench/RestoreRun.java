@@ -1,9 +1,6 @@
 package org.mailrestore.bench;
 
 import com.sun.management.OperatingSystemMXBean;
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -15,22 +12,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.mailrestore.blob.BlobCompression;
-import org.mailrestore.blob.s3.S3Location;
 import org.mailrestore.blob.s3.S3Settings;
 import org.mailrestore.mail.Json;
-import org.mailrestore.restore.BackupSource;
 import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.OperationState;
-import org.mailrestore.restore.OperationStore;
 import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.restore.RestoreEngine;
-import org.mailrestore.restore.RestoreMetrics;
 import org.mailrestore.restore.RestoreRequest;
-import org.mailrestore.restore.storage.BackupSources;
-import org.mailrestore.restore.storage.S3Profiles;
-import org.mailrestore.restore.storage.StorageLimits;
-import org.mailrestore.restore.storage.VolumeSpec;
-import org.mailrestore.restore.storage.Volumes;
+import org.mailrestore.backup.BackupSourceKind;
+import org.mailrestore.maildir.MaildirSourceKind;
+import org.mailrestore.mailstore.MailstoreKind;
+import org.mailrestore.mailstore.VolumeSpec;
+import org.mailrestore.runtime.RestoreRuntime;
+import org.mailrestore.source.SourceSpec;
 
 /**
  * The restore under measurement, in a JVM of its own (started by {@link RestoreBench} with the heap
@@ -147,40 +141,26 @@ public final class RestoreRun {
       throws Exception {
     Concurrency concurrency =
         new Concurrency(p.accounts(), p.clustersPerAccount(), p.blobTransfers());
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(jdbcUrl);
-    config.setUsername(p.user());
-    config.setPassword(p.password());
-    config.setMaximumPoolSize(concurrency.databaseConnections());
-    config.setPoolName("restore-bench");
-    SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    try (HikariDataSource ds = new HikariDataSource(config);
-        S3Profiles profiles = new S3Profiles(profiles(p), registry)) {
-      org.mailrestore.mailstore.MailstoreSchema.migrate(ds);
-      BackupSources sources = new BackupSources(profiles, StorageLimits.DEFAULT, registry);
-      Volumes volumes = new Volumes(profiles, StorageLimits.DEFAULT, registry);
-      VolumeSpec spec =
-          new VolumeSpec("bench", p.volumeKind(), volume, BlobCompression.NONE, 0, 0, null);
-      try (RestoreEngine engine =
-          new RestoreEngine(
-              new OperationStore(ds),
-              volumes.target(ds, spec),
-              sources,
-              new RestoreMetrics(registry),
-              "bench",
-              RestoreEngine.DEFAULT_LEASE_SECONDS,
-              concurrency)) {
-        RestoreRequest request = RestoreRequest.local(p.backup()).withClusterSize(p.clusterSize());
-        if (p.maildirDomain() != null) {
-          request =
-              request.withSource(
-                  new BackupSource.Maildir(p.backup(), p.maildirDomain(), "maildir"));
-        } else if (p.s3() != null) {
-          S3Location at = Volumes.parseS3(p.backup());
-          request = request.withSource(new BackupSource.S3(S3_PROFILE, at.bucket(), at.prefix()));
-        }
-        return engine.run(engine.submit(request, null));
-      }
+    VolumeSpec spec =
+        new VolumeSpec("bench", p.volumeKind(), volume, BlobCompression.NONE, 0, 0, null);
+    try (RestoreRuntime runtime =
+        RestoreRuntime.builder()
+            .database(jdbcUrl, p.user(), p.password())
+            .poolName("restore-bench")
+            .s3Profiles(profiles(p))
+            .concurrency(concurrency)
+            .instanceId("bench")
+            .defaultTarget(MailstoreKind.of(spec))
+            .build()) {
+      SourceSpec source =
+          p.maildirDomain() != null
+              ? MaildirSourceKind.of(Path.of(p.backup()), p.maildirDomain(), "maildir")
+              : p.s3() != null
+                  ? SourceSpec.of(BackupSourceKind.NAME, p.backup()).withProfile(S3_PROFILE)
+                  : SourceSpec.of(BackupSourceKind.NAME, p.backup());
+      RestoreRequest request = RestoreRequest.of(source).withClusterSize(p.clusterSize());
+      RestoreEngine engine = runtime.engine();
+      return engine.run(engine.submit(request, null));
     }
   }
 

@@ -16,7 +16,7 @@ import org.mailrestore.backup.generate.GeneratorSpec;
 import org.mailrestore.blob.s3.S3Clients;
 import org.mailrestore.blob.s3.S3Settings;
 import org.mailrestore.restore.Concurrency;
-import org.mailrestore.restore.storage.VolumeSpec;
+import org.mailrestore.mailstore.VolumeSpec;
 import org.mailrestore.testkit.FaultProxy;
 import org.mailrestore.testkit.S3Server;
 import org.mailrestore.testkit.TestS3;

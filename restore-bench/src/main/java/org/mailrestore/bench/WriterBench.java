@@ -18,19 +18,20 @@ import org.mailrestore.backup.generate.GeneratorSpec;
 import org.mailrestore.bench.RawRows.Cluster;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Parsed;
-import org.mailrestore.mailstore.ClusterWrite;
-import org.mailrestore.mailstore.ClusterWrite.Counters;
-import org.mailrestore.mailstore.ClusterWrite.IdMapping;
-import org.mailrestore.mailstore.ClusterWrite.TagLink;
-import org.mailrestore.mailstore.IdSpace;
+import org.mailrestore.restore.RestoreMetrics;
+import org.mailrestore.restore.bookkeeping.Bookkeeping;
+import org.mailrestore.restore.bookkeeping.ClusterRecord;
+import org.mailrestore.restore.bookkeeping.IdMap;
+import org.mailrestore.restore.bookkeeping.IdSpace;
+import org.mailrestore.target.ProvisionedAccount;
 import org.mailrestore.mailstore.ItemRow;
 import org.mailrestore.mailstore.MailboxStore;
-import org.mailrestore.restore.OperationStore;
+import org.mailrestore.mailstore.MailboxStore.TagLink;
 import org.mailrestore.restore.RestoreRequest;
 
 /**
  * The mailstore writer against the limit of the same database: the same rows (items, their tags,
- * their id mappings) written in clusters by {@link MailboxStore#commit} (with its checkpoint,
+ * their id mappings) written in clusters by {@link MailboxStore#write} (with its checkpoint,
  * counters and lease check) and by plain batched JDBC inserts, in one run, on fresh databases of
  * the same schema. Only the database work is timed: decoding and building rows happens before.
  */
@@ -98,8 +99,8 @@ final class WriterBench {
         BenchDatabase naiveDb =
             new BenchDatabase(p.serverUrl(), p.user(), p.password(), "naive", 2)) {
       String operation = java.util.UUID.randomUUID().toString();
-      OperationStore operations = new OperationStore(writerDb.dataSource);
-      operations.create(operation, RestoreRequest.local(backup.toString()), "bench", null);
+      Bookkeeping books = new Bookkeeping(writerDb.dataSource);
+      books.operations().create(operation, RestoreRequest.local(backup.toString()), "bench", null);
       MailboxStore writer = new MailboxStore(writerDb.dataSource);
       long items = 0;
       long rows = 0;
@@ -114,21 +115,20 @@ final class WriterBench {
             || RawRows.provision(naiveDb.dataSource, account) != mailbox) {
           throw new IllegalStateException("the benchmark databases diverged");
         }
-        operations.addAccount(operation, sourceId, account.name());
-        int sourceRef = writer.sourceRef(reader.accountRef(sourceId));
-        operations.accountProvisioned(
-            operation,
-            sourceId,
-            account.name(),
-            mailbox,
-            "bench-" + index,
-            mailbox,
-            sourceRef,
-            true,
-            org.mailrestore.restore.AccountState.PROVISIONED);
+        books.accounts().add(operation, sourceId, account.name());
+        int sourceRef = books.idMap().sourceRef(reader.accountRef(sourceId));
+        books
+            .accounts()
+            .provisioned(
+                operation,
+                sourceId,
+                new ProvisionedAccount(mailbox, "bench-" + index, account.name(), true),
+                sourceRef,
+                org.mailrestore.restore.AccountState.PROVISIONED);
         // Earlier accounts stay leased to the benchmark, so the claim takes this one.
-        if (!operations
-            .claimNextAccount(operation, "bench", 3600)
+        if (!books
+            .accounts()
+            .claimNext(operation, "bench", 3600)
             .orElseThrow()
             .sourceAccountId()
             .equals(sourceId)) {
@@ -152,10 +152,10 @@ final class WriterBench {
         if (index % 2 == 0) {
           rawNanos += RawRows.insert(rawDb.dataSource, mailbox, sourceRef, clusters, 1);
           writerNanos +=
-              timeWriter(writer, operation, sourceId, new IdSpace(mailbox, sourceRef), clusters);
+              timeWriter(writer, books, operation, sourceId, new IdSpace(mailbox, sourceRef), clusters);
         } else {
           writerNanos +=
-              timeWriter(writer, operation, sourceId, new IdSpace(mailbox, sourceRef), clusters);
+              timeWriter(writer, books, operation, sourceId, new IdSpace(mailbox, sourceRef), clusters);
           rawNanos += RawRows.insert(rawDb.dataSource, mailbox, sourceRef, clusters, 1);
         }
         if (naive == null) {
@@ -175,25 +175,27 @@ final class WriterBench {
   }
 
   private static long timeWriter(
-      MailboxStore writer, String operation, String sourceId, IdSpace space, List<Cluster> clusters)
+      MailboxStore writer,
+      Bookkeeping books,
+      String operation,
+      String sourceId,
+      IdSpace space,
+      List<Cluster> clusters)
       throws SQLException {
+    RestoreMetrics metrics = RestoreMetrics.inMemory();
     long started = System.nanoTime();
     int seq = 1;
     for (Cluster c : clusters) {
-      writer.commit(
-          new ClusterWrite(
-              operation,
-              sourceId,
-              "bench",
-              space,
-              seq++,
-              c.items(),
-              List.of(),
-              c.links(),
-              c.mappings(),
-              List.of(),
-              List.of(),
-              new Counters(c.items().size(), 0, 0, 0, 0)));
+      // The journal the engine hands the mailstore: id map, checkpoint, counters (lease checked).
+      ClusterRecord journal =
+          new ClusterRecord(
+              books.dataSource(),
+              new ClusterRecord.Header(operation, sourceId, "bench", space, seq++, 0, 0, List.of()),
+              metrics);
+      for (IdMap.Mapping m : c.mappings()) {
+        journal.mapped(m.oldId(), m.newId());
+      }
+      writer.write(space.targetKey(), c.items(), List.of(), c.links(), journal);
     }
     return System.nanoTime() - started;
   }
@@ -227,7 +229,7 @@ final class WriterBench {
               tag.executeUpdate();
               rows++;
             }
-            IdMapping m = cluster.mappings().get(i);
+            IdMap.Mapping m = cluster.mappings().get(i);
             RawRows.bindMapping(map, mailbox, sourceRef, m);
             map.executeUpdate();
             c.commit();

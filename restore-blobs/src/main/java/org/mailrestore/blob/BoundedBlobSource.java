@@ -10,13 +10,12 @@ import java.util.concurrent.Semaphore;
  * At most {@code permits} blobs open at once: a read holds its permit until its stream is closed.
  * Bounds the requests in flight against a source whatever the callers do.
  */
-public final class BoundedBlobSource implements BlobSource {
+public final class BoundedBlobSource extends ForwardingBlobSource {
 
-  private final BlobSource delegate;
   private final Semaphore permits;
 
   public BoundedBlobSource(BlobSource delegate, int permits) {
-    this.delegate = delegate;
+    super(delegate);
     this.permits = new Semaphore(permits);
   }
 
@@ -52,15 +51,5 @@ public final class BoundedBlobSource implements BlobSource {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while waiting for a request slot");
     }
-  }
-
-  @Override
-  public String describe(BlobDigest digest) {
-    return delegate.describe(digest);
-  }
-
-  @Override
-  public void close() throws IOException {
-    delegate.close();
   }
 }

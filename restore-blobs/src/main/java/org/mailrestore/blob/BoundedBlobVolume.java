@@ -5,13 +5,12 @@ import java.io.InputStream;
 import java.util.concurrent.Semaphore;
 
 /** At most {@code permits} writes to the volume at once. */
-public final class BoundedBlobVolume implements BlobVolume {
+public final class BoundedBlobVolume extends ForwardingBlobVolume {
 
-  private final BlobVolume delegate;
   private final Semaphore permits;
 
   public BoundedBlobVolume(BlobVolume delegate, int permits) {
-    this.delegate = delegate;
+    super(delegate);
     this.permits = new Semaphore(permits);
   }
 
@@ -24,30 +23,5 @@ public final class BoundedBlobVolume implements BlobVolume {
     } finally {
       permits.release();
     }
-  }
-
-  @Override
-  public InputStream open(StoredBlob blob) throws IOException {
-    return delegate.open(blob);
-  }
-
-  @Override
-  public void sync() throws IOException {
-    delegate.sync();
-  }
-
-  @Override
-  public void check() throws IOException {
-    delegate.check();
-  }
-
-  @Override
-  public String describe() {
-    return delegate.describe();
-  }
-
-  @Override
-  public void close() throws IOException {
-    delegate.close();
   }
 }

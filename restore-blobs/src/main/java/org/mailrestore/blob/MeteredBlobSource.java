@@ -13,16 +13,15 @@ import java.io.InputStream;
  * Meters a source: reads (open to close) by outcome, bytes read, reads in flight. Tags: the
  * source's kind ({@code local}, {@code s3}) only.
  */
-public final class MeteredBlobSource implements BlobSource {
+public final class MeteredBlobSource extends ForwardingBlobSource {
 
-  private final BlobSource delegate;
   private final Timer ok;
   private final Timer failed;
   private final Counter bytes;
   private final LongTaskTimer active;
 
   public MeteredBlobSource(BlobSource delegate, MeterRegistry registry, String kind) {
-    this.delegate = delegate;
+    super(delegate);
     this.ok = timer(registry, kind, "success");
     this.failed = timer(registry, kind, "failure");
     this.bytes =
@@ -106,15 +105,5 @@ public final class MeteredBlobSource implements BlobSource {
         }
       }
     };
-  }
-
-  @Override
-  public String describe(BlobDigest digest) {
-    return delegate.describe(digest);
-  }
-
-  @Override
-  public void close() throws IOException {
-    delegate.close();
   }
 }

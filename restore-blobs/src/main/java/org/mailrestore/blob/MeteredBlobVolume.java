@@ -12,9 +12,8 @@ import java.io.InputStream;
  * Meters a volume: writes by outcome, raw and stored bytes, writes in flight, syncs. Tags: the
  * volume's kind ({@code local}, {@code s3}, {@code packed-local}, {@code packed-s3}) only.
  */
-public final class MeteredBlobVolume implements BlobVolume {
+public final class MeteredBlobVolume extends ForwardingBlobVolume {
 
-  private final BlobVolume delegate;
   private final Timer ok;
   private final Timer failed;
   private final Timer syncs;
@@ -23,7 +22,7 @@ public final class MeteredBlobVolume implements BlobVolume {
   private final LongTaskTimer active;
 
   public MeteredBlobVolume(BlobVolume delegate, MeterRegistry registry, String kind) {
-    this.delegate = delegate;
+    super(delegate);
     this.ok = writes(registry, kind, "success");
     this.failed = writes(registry, kind, "failure");
     this.syncs =
@@ -81,11 +80,6 @@ public final class MeteredBlobVolume implements BlobVolume {
   }
 
   @Override
-  public InputStream open(StoredBlob blob) throws IOException {
-    return delegate.open(blob);
-  }
-
-  @Override
   public void sync() throws IOException {
     long started = System.nanoTime();
     try {
@@ -93,20 +87,5 @@ public final class MeteredBlobVolume implements BlobVolume {
     } finally {
       syncs.record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
     }
-  }
-
-  @Override
-  public void check() throws IOException {
-    delegate.check();
-  }
-
-  @Override
-  public String describe() {
-    return delegate.describe();
-  }
-
-  @Override
-  public void close() throws IOException {
-    delegate.close();
   }
 }

@@ -9,7 +9,7 @@ import java.io.InputStream;
  * is opened again and the bytes already delivered are skipped). Missing or damaged blobs are not
  * retried.
  */
-public final class RetryingBlobSource implements BlobSource {
+public final class RetryingBlobSource extends ForwardingBlobSource {
 
   /** Told of every retry, for metrics. */
   @FunctionalInterface
@@ -17,12 +17,11 @@ public final class RetryingBlobSource implements BlobSource {
     void retried(BlobDigest digest, Throwable cause);
   }
 
-  private final BlobSource delegate;
   private final RetryPolicy policy;
   private final Listener listener;
 
   public RetryingBlobSource(BlobSource delegate, RetryPolicy policy, Listener listener) {
-    this.delegate = delegate;
+    super(delegate);
     this.policy = policy;
     this.listener = listener;
   }
@@ -31,15 +30,5 @@ public final class RetryingBlobSource implements BlobSource {
   public InputStream open(BlobDigest digest) throws IOException {
     return ResumingInputStream.open(
         () -> delegate.open(digest), policy, e -> listener.retried(digest, e), "blob " + digest);
-  }
-
-  @Override
-  public String describe(BlobDigest digest) {
-    return delegate.describe(digest);
-  }
-
-  @Override
-  public void close() throws IOException {
-    delegate.close();
   }
 }

@@ -43,7 +43,11 @@ public enum FailureReason {
   /** The account's shares file cannot be read. */
   SHARES_UNREADABLE,
   /** The database refused a write (after retries). */
-  DATABASE_ERROR;
+  DATABASE_ERROR,
+  /** Warning: the target cannot hold this kind of thing (lists on an IMAP server); left out. */
+  NOT_CARRIED,
+  /** The target refused the item or could not be reached, with its own words. */
+  TARGET_REFUSED;
 
   public static FailureReason of(BlobException.Reason reason) {
     return switch (reason) {
@@ -57,6 +61,9 @@ public enum FailureReason {
 
   /** True for repairs: the thing was restored, differently from the backup. */
   public boolean isWarning() {
-    return this == ORPHAN_FOLDER || this == FOLDER_CYCLE || this == DUPLICATE_NAME;
+    return this == ORPHAN_FOLDER
+        || this == FOLDER_CYCLE
+        || this == DUPLICATE_NAME
+        || this == NOT_CARRIED;
   }
 }

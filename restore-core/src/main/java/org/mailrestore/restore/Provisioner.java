@@ -1,5 +1,6 @@
 package org.mailrestore.restore;
 
+import java.io.IOException;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.List;
@@ -7,18 +8,20 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
-import org.mailrestore.backup.BackupLayout;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.ClassOfService;
 import org.mailrestore.mail.DistributionList;
 import org.mailrestore.mail.Domain;
-import org.mailrestore.mail.Json;
 import org.mailrestore.mail.Parsed;
-import org.mailrestore.mailstore.TargetAccount;
+import org.mailrestore.restore.bookkeeping.AccountProgress;
+import org.mailrestore.restore.bookkeeping.AccountStore;
+import org.mailrestore.target.ProvisionedAccount;
+import org.mailrestore.target.TargetProvisioning;
 
 /**
- * Phase 1: domains, classes of service, accounts (with their mailboxes), aliases and lists.
- * Idempotent: a resumed operation finds what it created and goes on.
+ * Phase 1: domains, classes of service, accounts (with their mailboxes), aliases and lists, in the
+ * target, under the request's conflict policy. Idempotent: a resumed operation finds what it
+ * created and goes on.
  */
 final class Provisioner {
 
@@ -26,17 +29,24 @@ final class Provisioner {
       Pattern.compile(
           "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
-  private final RestoreContext ctx;
-  private final Map<String, Integer> domainIds = new HashMap<>();
+  private final OperationRun run;
+  private final Records records;
+  private final TargetProvisioning target;
+  private final AccountStore accounts;
+  private final NotCarried notCarried;
 
-  Provisioner(RestoreContext ctx) {
-    this.ctx = ctx;
+  Provisioner(OperationRun run, Records records) {
+    this.run = run;
+    this.records = records;
+    this.target = run.target().provisioning();
+    this.accounts = records.books().accounts();
+    this.notCarried = new NotCarried(run.id(), records, Phase.PROVISIONING);
   }
 
-  void run() throws SQLException {
-    Selection selection = ctx.request().selection();
+  void run() throws SQLException, IOException {
+    Selection selection = run.request().selection();
     Map<String, AccountProgress> known = new HashMap<>();
-    for (AccountProgress a : ctx.operations().accounts(ctx.operationId())) {
+    for (AccountProgress a : accounts.list(run.id())) {
       known.put(a.sourceAccountId(), a);
     }
     if (!selection.skipProvisioning()) {
@@ -45,22 +55,21 @@ final class Provisioner {
         provisionClassesOfService();
       }
     }
-    for (String sourceId : ctx.backup().accountIds()) {
+    for (String sourceId : run.source().accountIds()) {
       AccountProgress progress = known.get(sourceId);
       if (progress != null && progress.state() != AccountState.PENDING) {
         continue; // provisioned by an earlier run of this operation
       }
-      switch (ctx.backup().account(sourceId)) {
+      switch (run.source().account(sourceId)) {
         case Parsed.Ok<Account>(Account account, String location) -> {
           if (selection.includes(account)) {
-            provisionAccount(account);
+            provisionAccount(account, location);
           }
         }
         case Parsed.Failed<Account>(String location, String reason) -> {
-          ctx.operations().addAccount(ctx.operationId(), sourceId, sourceId);
-          ctx.record(
-              Phase.PROVISIONING, FailureReason.ACCOUNT_UNREADABLE, sourceId, 0, location, reason);
-          ctx.operations().finishAccount(ctx.operationId(), sourceId, AccountState.FAILED, reason);
+          accounts.add(run.id(), sourceId, sourceId);
+          record(FailureReason.ACCOUNT_UNREADABLE, sourceId, location, reason);
+          accounts.finish(run.id(), sourceId, AccountState.FAILED, reason);
         }
       }
     }
@@ -69,159 +78,113 @@ final class Provisioner {
     }
   }
 
-  private void provisionDomains(Selection selection) throws SQLException {
-    for (Parsed<Domain> parsed : ctx.backup().domains()) {
+  private void provisionDomains(Selection selection) throws SQLException, IOException {
+    for (Parsed<Domain> parsed : run.source().domains()) {
       switch (parsed) {
         case Parsed.Ok<Domain>(Domain domain, String location) -> {
-          if (selection.includesDomain(domain.name())) {
-            domainIds.put(domain.name(), ctx.provisioning().ensureDomain(domain));
+          if (selection.includesDomain(domain.name()) && !target.ensureDomain(domain)) {
+            notCarried.once("domains", location);
           }
         }
         case Parsed.Failed<Domain>(String location, String reason) ->
-            ctx.record(
-                Phase.PROVISIONING, FailureReason.PROVISIONING_UNREADABLE, "", 0, location, reason);
+            record(FailureReason.PROVISIONING_UNREADABLE, "", location, reason);
       }
     }
   }
 
-  private void provisionClassesOfService() throws SQLException {
-    for (Parsed<ClassOfService> parsed : ctx.backup().classesOfService()) {
+  private void provisionClassesOfService() throws SQLException, IOException {
+    for (Parsed<ClassOfService> parsed : run.source().classesOfService()) {
       switch (parsed) {
-        case Parsed.Ok<ClassOfService>(ClassOfService cos, String location) ->
-            ctx.provisioning().ensureCos(cos);
+        case Parsed.Ok<ClassOfService>(ClassOfService cos, String location) -> {
+          if (!target.ensureClassOfService(cos)) {
+            notCarried.once("classes of service", location);
+          }
+        }
         case Parsed.Failed<ClassOfService>(String location, String reason) ->
-            ctx.record(
-                Phase.PROVISIONING, FailureReason.PROVISIONING_UNREADABLE, "", 0, location, reason);
+            record(FailureReason.PROVISIONING_UNREADABLE, "", location, reason);
       }
     }
   }
 
-  private void provisionLists(Selection selection) throws SQLException {
-    for (Parsed<DistributionList> parsed : ctx.backup().distributionLists()) {
+  private void provisionLists(Selection selection) throws SQLException, IOException {
+    for (Parsed<DistributionList> parsed : run.source().distributionLists()) {
       switch (parsed) {
         case Parsed.Ok<DistributionList>(DistributionList list, String location) -> {
-          if (selection.includesDomain(list.domain())) {
-            ctx.provisioning().ensureList(list, domainId(list.domain()));
+          if (selection.includesDomain(list.domain()) && !target.ensureList(list)) {
+            notCarried.once("distribution lists", location);
           }
         }
         case Parsed.Failed<DistributionList>(String location, String reason) ->
-            ctx.record(
-                Phase.PROVISIONING, FailureReason.PROVISIONING_UNREADABLE, "", 0, location, reason);
+            record(FailureReason.PROVISIONING_UNREADABLE, "", location, reason);
       }
     }
   }
 
-  private int domainId(String name) throws SQLException {
-    Integer id = domainIds.get(name);
-    if (id == null) {
-      // The backup has accounts of a domain whose file is missing: create it plain.
-      id = ctx.provisioning().ensureDomain(new Domain(name, "active", Map.of()));
-      domainIds.put(name, id);
-    }
-    return id;
-  }
-
-  private void provisionAccount(Account account) throws SQLException {
-    RestoreRequest request = ctx.request();
-    String target = request.targetName(account.name());
-    ctx.operations().addAccount(ctx.operationId(), account.id(), target);
-    Optional<TargetAccount> existing = ctx.provisioning().findAccount(target);
-    Integer cosId =
-        request.selection().skipCos() || account.cos() == null
-            ? null
-            : ctx.provisioning().ensureCos(new ClassOfService(account.cos(), Map.of()));
-    TargetAccount into;
-    boolean fresh;
+  private void provisionAccount(Account account, String location)
+      throws SQLException, IOException {
+    RestoreRequest request = run.request();
+    String name = request.targetName(account.name());
+    boolean withCos = !request.selection().skipCos();
+    accounts.add(run.id(), account.id(), name);
+    Optional<ProvisionedAccount> existing = target.find(name);
+    ProvisionedAccount into;
     AccountState state = AccountState.PROVISIONED;
     if (existing.isPresent()) {
-      into = existing.get();
-      switch (request.conflictPolicy()) {
-        case SKIP -> {
-          state = AccountState.SKIPPED;
-          fresh = false;
-        }
-        case REPLACE -> {
-          ctx.provisioning()
-              .updateAccount(
-                  into.id(), cosId, account.status(), account.system(), account.attributes(), true);
-          int mailbox = ctx.provisioning().ensureMailbox(into.id());
-          ctx.provisioning().emptyMailbox(mailbox);
-          into = new TargetAccount(into.id(), into.uuid(), into.name(), mailbox);
-          fresh = true;
-        }
-        case MERGE, NEW_ACCOUNT -> {
-          ctx.provisioning()
-              .updateAccount(
-                  into.id(),
-                  cosId,
-                  account.status(),
-                  account.system(),
-                  account.attributes(),
-                  false);
-          int mailbox = ctx.provisioning().ensureMailbox(into.id());
-          into = new TargetAccount(into.id(), into.uuid(), into.name(), mailbox);
-          fresh = false;
-        }
-        default -> throw new IllegalStateException("unhandled policy " + request.conflictPolicy());
-      }
+      into =
+          switch (request.conflictPolicy()) {
+            case SKIP -> {
+              state = AccountState.SKIPPED;
+              yield existing.get().withFresh(false);
+            }
+            case REPLACE -> {
+              ProvisionedAccount replaced = target.update(existing.get(), account, true, withCos);
+              target.empty(replaced);
+              records.books().idMap().forget(replaced.key());
+              yield replaced.withFresh(true);
+            }
+            case MERGE, NEW_ACCOUNT ->
+                target.update(existing.get(), account, false, withCos).withFresh(false);
+          };
     } else if (request.selection().skipProvisioning()) {
-      String detail = "account " + target + " does not exist and provisioning is skipped";
-      ctx.record(
-          Phase.PROVISIONING,
-          FailureReason.ACCOUNT_MISSING,
-          account.id(),
-          0,
-          BackupLayout.accountFile(account.id()),
-          detail);
-      ctx.operations().finishAccount(ctx.operationId(), account.id(), AccountState.FAILED, detail);
+      String detail = "account " + name + " does not exist and provisioning is skipped";
+      record(FailureReason.ACCOUNT_MISSING, account.id(), location, detail);
+      accounts.finish(run.id(), account.id(), AccountState.FAILED, detail);
       return;
     } else {
-      into =
-          ctx.provisioning()
-              .createAccount(
-                  uuidFor(account),
-                  target,
-                  domainId(account.domain()),
-                  cosId,
-                  account.status(),
-                  account.system(),
-                  Json.fromMap(account.attributes()));
-      fresh = true;
+      into = target.create(account, name, idFor(account), withCos).withFresh(true);
     }
     // Aliases belong to the original address, not to a copy restored beside it.
     if (state != AccountState.SKIPPED
         && !request.selection().skipAliases()
-        && request.conflictPolicy() != ConflictPolicy.NEW_ACCOUNT) {
-      List<String> taken = ctx.provisioning().addAliases(into.id(), account.aliases());
-      for (String alias : taken) {
-        ctx.record(
-            Phase.PROVISIONING,
-            FailureReason.ALIAS_TAKEN,
-            account.id(),
-            0,
-            BackupLayout.accountFile(account.id()),
-            "alias " + alias + " belongs to another account; not added to " + target);
+        && request.conflictPolicy() != ConflictPolicy.NEW_ACCOUNT
+        && !account.aliases().isEmpty()) {
+      if (!target.holdsAliases()) {
+        notCarried.once("aliases", location);
+      } else {
+        List<String> taken = target.addAliases(into, account.aliases());
+        for (String alias : taken) {
+          record(
+              FailureReason.ALIAS_TAKEN,
+              account.id(),
+              location,
+              "alias " + alias + " belongs to another account; not added to " + name);
+        }
       }
     }
-    ctx.operations()
-        .accountProvisioned(
-            ctx.operationId(),
-            account.id(),
-            target,
-            into.id(),
-            into.uuid(),
-            into.mailboxId(),
-            ctx.mailboxes().sourceRef(ctx.backup().accountRef(account.id())),
-            fresh,
-            state);
+    int sourceRef = records.books().idMap().sourceRef(run.source().accountRef(account.id()));
+    accounts.provisioned(run.id(), account.id(), into, sourceRef, state);
   }
 
   /** Keeps the account's id when it is a UUID the target does not use; else a new one. */
-  private String uuidFor(Account account) throws SQLException {
-    if (UUID_SHAPE.matcher(account.id()).matches()
-        && ctx.provisioning().findAccountByUuid(account.id()).isEmpty()) {
+  private String idFor(Account account) throws SQLException, IOException {
+    if (UUID_SHAPE.matcher(account.id()).matches() && !target.idInUse(account.id())) {
       return account.id();
     }
     return UUID.randomUUID().toString();
+  }
+
+  private void record(FailureReason reason, String sourceId, String location, String detail)
+      throws SQLException {
+    records.record(run.id(), Phase.PROVISIONING, reason, sourceId, 0, location, detail);
   }
 }

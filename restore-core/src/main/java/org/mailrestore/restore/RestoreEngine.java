@@ -18,12 +18,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import org.mailrestore.backup.BackupReader;
-import org.mailrestore.mailstore.MailboxStore;
-import org.mailrestore.mailstore.ProvisioningStore;
-import org.mailrestore.mailstore.SharesStore;
-import org.mailrestore.mailstore.VolumeStore;
+import org.mailrestore.restore.bookkeeping.AccountProgress;
+import org.mailrestore.restore.bookkeeping.Bookkeeping;
+import org.mailrestore.restore.bookkeeping.OperationStore;
+import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceFormatException;
+import org.mailrestore.target.MailTarget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -51,9 +51,10 @@ public final class RestoreEngine implements AutoCloseable {
   private static final long LEASE_POLL_MILLIS = 250;
   private static final int LARGE_COPIES = 2;
 
+  private final Bookkeeping books;
   private final OperationStore operations;
-  private final RestoreTarget target;
-  private final BackupOpener opener;
+  private final SourceOpener sources;
+  private final TargetOpener targets;
   private final RestoreMetrics metrics;
   private final String instanceId;
   private final int leaseSeconds;
@@ -64,29 +65,37 @@ public final class RestoreEngine implements AutoCloseable {
       new LogContextExecutor(Executors.newVirtualThreadPerTaskExecutor());
   private final Map<String, CancelSignal> running = new ConcurrentHashMap<>();
   private final DatabaseRetry db;
+  private final Records records;
   private ScheduledExecutorService heartbeat;
 
   public RestoreEngine(
-      OperationStore operations,
-      RestoreTarget target,
-      BackupOpener opener,
+      Bookkeeping books,
+      SourceOpener sources,
+      TargetOpener targets,
       RestoreMetrics metrics,
       String instanceId,
       int leaseSeconds,
       Concurrency concurrency) {
-    this.operations = operations;
-    this.target = target;
-    this.opener = opener;
+    this.books = books;
+    this.operations = books.operations();
+    this.sources = sources;
+    this.targets = targets;
     this.metrics = metrics;
     this.instanceId = instanceId;
     this.leaseSeconds = leaseSeconds;
     this.concurrency = concurrency;
     this.blobPermits = new Semaphore(concurrency.blobTransfers());
     this.db = new DatabaseRetry(DATABASE_PATIENCE, metrics::databaseRetry);
+    this.records = new Records(books, db, metrics, instanceId, leaseSeconds);
   }
 
   public OperationStore operations() {
     return operations;
+  }
+
+  /** Every table of the engine: operations, accounts, failures, the id map. */
+  public Bookkeeping bookkeeping() {
+    return books;
   }
 
   public String instanceId() {
@@ -116,7 +125,7 @@ public final class RestoreEngine implements AutoCloseable {
     }
     String id = UUID.randomUUID().toString();
     try {
-      operations.create(id, request, describe(request.source()), idempotencyKey);
+      operations.create(id, request, sources.describe(request.source()), idempotencyKey);
     } catch (SQLException e) {
       // Two submissions with one key at the same moment: the other one won.
       if (idempotencyKey != null && e.getErrorCode() == DUPLICATE_KEY) {
@@ -146,16 +155,6 @@ public final class RestoreEngine implements AutoCloseable {
 
   /** MariaDB's error code for a duplicate unique key. */
   private static final int DUPLICATE_KEY = 1062;
-
-  static String describe(BackupSource source) {
-    return switch (source) {
-      case BackupSource.Local(String path) -> path;
-      case BackupSource.Maildir(String path, String domain, String layout) ->
-          "Maildir " + path + " (" + layout + ", @" + domain + ")";
-      case BackupSource.S3(String profile, String bucket, String prefix) ->
-          "s3://" + bucket + "/" + (prefix == null ? "" : prefix) + " (profile " + profile + ")";
-    };
-  }
 
   /**
    * Runs (or resumes) an operation to its end and returns how it ended. When another live instance
@@ -252,13 +251,14 @@ public final class RestoreEngine implements AutoCloseable {
     RestoreRequest request = operation.request();
     operations.markRunning(operationId);
     LOG.info("operation {}: restoring from {}", operationId, operation.source());
-    try (BackupReader backup = opener.open(request.source())) {
-      RestoreContext ctx = context(operationId, request, backup, cancel);
-      runPhase(ctx, Phase.PROVISIONING, () -> new Provisioner(ctx).run());
+    try (MailSource source = sources.open(request.source(), request.selection())) {
+      OperationRun run =
+          new OperationRun(operationId, request, source, targets.open(request.target()), cancel);
+      runPhase(run, Phase.PROVISIONING, () -> new Provisioner(run, records).run());
       if (!request.selection().provisioningOnly()) {
-        runPhase(ctx, Phase.DATA, () -> restoreAccounts(ctx));
+        runPhase(run, Phase.DATA, () -> restoreAccounts(run));
         if (!cancel.raised()) {
-          runPhase(ctx, Phase.SHARES, () -> new SharesRestorer(ctx).run());
+          runPhase(run, Phase.SHARES, () -> new SharesRestorer(run, records).run());
         }
       }
       if (cancel.raised()) {
@@ -269,8 +269,8 @@ public final class RestoreEngine implements AutoCloseable {
       operations.finish(operationId, state, null);
       LOG.info("operation {}: {}", operationId, state);
     } catch (SourceFormatException | IOException | UncheckedIOException e) {
-      // The backup cannot be read even after the storage's own retries: FAILED, resumable once
-      // the source is back, rather than RUNNING and retried for ever.
+      // The source (or the target) cannot be reached even after their own retries: FAILED,
+      // resumable once it is back, rather than RUNNING and retried for ever.
       LOG.warn("operation {} failed: {}", operationId, e.getMessage());
       operations.finish(operationId, OperationState.FAILED, e.getMessage());
     }
@@ -292,9 +292,11 @@ public final class RestoreEngine implements AutoCloseable {
       return false;
     }
     LOG.info("operation {}: helping with phase 2", operation.id());
-    try (BackupReader backup = opener.open(operation.request().source())) {
-      RestoreContext ctx = context(operation.id(), operation.request(), backup, cancel);
-      restoreAccounts(ctx);
+    RestoreRequest request = operation.request();
+    try (MailSource source = sources.open(request.source(), request.selection())) {
+      restoreAccounts(
+          new OperationRun(
+              operation.id(), request, source, targets.open(request.target()), cancel));
       return true;
     } catch (SourceFormatException | IOException | UncheckedIOException e) {
       LOG.warn("operation {}: cannot help: {}", operation.id(), e.getMessage());
@@ -302,44 +304,31 @@ public final class RestoreEngine implements AutoCloseable {
     }
   }
 
-  private RestoreContext context(
-      String operationId, RestoreRequest request, BackupReader backup, CancelSignal cancel) {
+  /** The bounds of one operation: the request may lower the engine's number of accounts. */
+  private Workers workers(RestoreRequest request) {
     int accounts =
         request.concurrentAccounts() > 0
             ? Math.min(request.concurrentAccounts(), concurrency.accounts())
             : concurrency.accounts();
-    return new RestoreContext(
-        operationId,
-        request,
-        backup,
-        target,
-        operations,
-        new ProvisioningStore(target.dataSource()),
-        new MailboxStore(target.dataSource()),
-        new VolumeStore(target.dataSource()),
-        new SharesStore(target.dataSource()),
-        metrics,
-        instanceId,
-        leaseSeconds,
+    return new Workers(
         new Concurrency(accounts, concurrency.clustersPerAccount(), concurrency.blobTransfers()),
         blobPermits,
         largePermits,
-        io,
-        cancel,
-        db);
+        io);
   }
 
   @FunctionalInterface
   private interface PhaseWork {
-    void run() throws SQLException;
+    void run() throws SQLException, IOException;
   }
 
-  private void runPhase(RestoreContext ctx, Phase phase, PhaseWork work) throws SQLException {
+  private void runPhase(OperationRun run, Phase phase, PhaseWork work)
+      throws SQLException, IOException {
     long started = System.nanoTime();
-    operations.enterPhase(ctx.operationId(), phase);
+    operations.enterPhase(run.id(), phase);
     work.run();
     long millis = (System.nanoTime() - started) / 1_000_000;
-    operations.addPhaseTime(ctx.operationId(), phase, millis);
+    operations.addPhaseTime(run.id(), phase, millis);
     metrics.phase(phase, millis);
   }
 
@@ -350,23 +339,24 @@ public final class RestoreEngine implements AutoCloseable {
    * from its last committed cluster. Ends when every account is finished, by whichever instance, or
    * when stopped.
    */
-  private void restoreAccounts(RestoreContext ctx) throws SQLException {
+  private void restoreAccounts(OperationRun run) throws SQLException {
+    Workers workers = workers(run.request());
     // No worker of this instance runs this operation now (see running), so any lease under this
     // instance's id is a leftover.
     db.call(
         "releasing leftover leases",
         () -> {
-          operations.releaseAccounts(ctx.operationId(), instanceId);
+          books.accounts().releaseAll(run.id(), instanceId);
           return null;
         });
-    while (!ctx.cancel().raised()) {
-      List<Future<?>> workers = new ArrayList<>();
-      for (int i = 0; i < ctx.concurrency().accounts(); i++) {
-        workers.add(io.submit(() -> claimAndRestore(ctx)));
+    while (!run.cancel().raised()) {
+      List<Future<?>> running = new ArrayList<>();
+      for (int i = 0; i < workers.concurrency().accounts(); i++) {
+        running.add(io.submit(() -> claimAndRestore(run, workers)));
       }
       Throwable failure = null;
       // Every worker ends before this returns or throws: none may outlive the phase.
-      for (Future<?> worker : workers) {
+      for (Future<?> worker : running) {
         try {
           worker.get();
         } catch (ExecutionException e) {
@@ -380,32 +370,32 @@ public final class RestoreEngine implements AutoCloseable {
         throw DatabaseRetry.asSql(failure);
       }
       long heldElsewhere =
-          db.call("listing accounts", () -> operations.accounts(ctx.operationId())).stream()
+          db.call("listing accounts", () -> books.accounts().list(run.id())).stream()
               .filter(RestoreEngine::needsData)
               .count();
-      if (heldElsewhere == 0 || ctx.cancel().raised()) {
+      if (heldElsewhere == 0 || run.cancel().raised()) {
         return;
       }
       LOG.info(
           "operation {}: {} accounts are held by other instances; waiting for them or their"
               + " leases",
-          ctx.operationId(),
+          run.id(),
           heldElsewhere);
       DatabaseRetry.sleep(LEASE_POLL_MILLIS, "accounts held elsewhere");
     }
   }
 
   /** One worker: claims accounts one after another until none is free or the restore stops. */
-  private Void claimAndRestore(RestoreContext ctx) throws SQLException {
-    while (!ctx.cancel().raised()) {
+  private Void claimAndRestore(OperationRun run, Workers workers) throws SQLException {
+    while (!run.cancel().raised()) {
       Optional<AccountProgress> account =
           db.call(
               "claiming an account",
-              () -> operations.claimNextAccount(ctx.operationId(), instanceId, leaseSeconds));
+              () -> books.accounts().claimNext(run.id(), instanceId, leaseSeconds));
       if (account.isEmpty()) {
         return null;
       }
-      new AccountRestorer(ctx, account.get()).restore();
+      new AccountLifecycle(run, records, workers, account.get()).restore();
     }
     return null;
   }
@@ -419,7 +409,7 @@ public final class RestoreEngine implements AutoCloseable {
   }
 
   private OperationState finalState(String operationId) throws SQLException {
-    List<AccountProgress> accounts = operations.accounts(operationId);
+    List<AccountProgress> accounts = books.accounts().list(operationId);
     OperationSummary summary = operations.find(operationId).orElseThrow();
     long failedAccounts = accounts.stream().filter(a -> a.state() == AccountState.FAILED).count();
     if (!accounts.isEmpty() && failedAccounts == accounts.size()) {

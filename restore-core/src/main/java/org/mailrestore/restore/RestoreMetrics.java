@@ -70,7 +70,7 @@ public final class RestoreMetrics {
     return registry;
   }
 
-  void items(String outcome, ItemType type, long count) {
+  public void items(String outcome, ItemType type, long count) {
     if (count > 0) {
       Counter.builder("mailrestore.items")
           .description("Items handled, by outcome (restored, skipped, failed) and type")
@@ -81,7 +81,7 @@ public final class RestoreMetrics {
     }
   }
 
-  void failure(FailureReason reason) {
+  public void failure(FailureReason reason) {
     Counter.builder("mailrestore.failures")
         .description("Failures and repairs recorded, by reason")
         .tag("reason", reason.name().toLowerCase(Locale.ROOT))
@@ -90,23 +90,23 @@ public final class RestoreMetrics {
         .increment();
   }
 
-  void bytes(long count) {
+  public void bytes(long count) {
     bytesRestored.increment(count);
   }
 
-  void dedupHits(long count) {
+  public void dedupHits(long count) {
     dedupHits.increment(count);
   }
 
-  Timer clusterCommit() {
+  public Timer clusterCommit() {
     return clusterCommit;
   }
 
-  Timer blobTransfer() {
+  public Timer blobTransfer() {
     return blobTransfer;
   }
 
-  void phase(Phase phase, long millis) {
+  public void phase(Phase phase, long millis) {
     Timer.builder("mailrestore.phase")
         .description("Duration of restore phases")
         .tag("phase", phase.name().toLowerCase(Locale.ROOT))
@@ -114,29 +114,29 @@ public final class RestoreMetrics {
         .record(Duration.ofMillis(millis));
   }
 
-  void clusterStarted() {
+  public void clusterStarted() {
     activeClusters.incrementAndGet();
   }
 
-  void clusterFinished() {
+  public void clusterFinished() {
     activeClusters.decrementAndGet();
   }
 
   /** Blob copies waiting for a transfer permit: the queue in front of the storage. */
-  void blobTransferWaiting(int delta) {
+  public void blobTransferWaiting(int delta) {
     waitingTransfers.addAndGet(delta);
   }
 
-  void databaseRetry() {
+  public void databaseRetry() {
     dbRetries.increment();
   }
 
-  void accountStarted() {
+  public void accountStarted() {
     activeAccounts.incrementAndGet();
   }
 
   /** An account's phase 2 ended (restored, partial, failed, skipped). */
-  void accountDone(AccountState state) {
+  public void accountDone(AccountState state) {
     Counter.builder("mailrestore.accounts.done")
         .description("Accounts whose phase 2 ended, by outcome")
         .tag("outcome", state.name().toLowerCase(Locale.ROOT))
@@ -144,7 +144,7 @@ public final class RestoreMetrics {
         .increment();
   }
 
-  void accountFinished() {
+  public void accountFinished() {
     activeAccounts.decrementAndGet();
   }
 }

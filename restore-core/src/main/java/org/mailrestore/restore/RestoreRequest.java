@@ -2,6 +2,8 @@ package org.mailrestore.restore;
 
 import java.time.Instant;
 import org.mailrestore.mail.PointInTime;
+import org.mailrestore.source.SourceSpec;
+import org.mailrestore.target.TargetSpec;
 
 /**
  * What an administrator asked for. Persisted with the operation, so a resumed operation does
@@ -14,10 +16,10 @@ import org.mailrestore.mail.PointInTime;
  * @param newAccountSuffix for {@link ConflictPolicy#NEW_ACCOUNT}: appended to the local part
  * @param concurrentAccounts accounts restored at once; 0 for the default of the machine
  * @param clusterSize items per cluster (one transaction each); 0 for the default
- * @param volume the name of the volume blobs go to; null for the default volume
+ * @param target where to restore to; null for the engine's default target
  */
 public record RestoreRequest(
-    BackupSource source,
+    SourceSpec source,
     Selection selection,
     Instant asOf,
     Instant undeleteFrom,
@@ -26,7 +28,7 @@ public record RestoreRequest(
     String newAccountSuffix,
     int concurrentAccounts,
     int clusterSize,
-    String volume) {
+    TargetSpec target) {
 
   public static final int DEFAULT_CLUSTER_SIZE = 1000;
   public static final String DEFAULT_SUFFIX = "-restored";
@@ -52,8 +54,13 @@ public record RestoreRequest(
 
   /** Restores everything from a local backup with the defaults. */
   public static RestoreRequest local(String path) {
+    return of(SourceSpec.of("backup", path));
+  }
+
+  /** Restores everything from a source with the defaults. */
+  public static RestoreRequest of(SourceSpec source) {
     return new RestoreRequest(
-        new BackupSource.Local(path),
+        source,
         Selection.ALL,
         null,
         null,
@@ -65,7 +72,7 @@ public record RestoreRequest(
         null);
   }
 
-  public RestoreRequest withSource(BackupSource value) {
+  public RestoreRequest withSource(SourceSpec value) {
     return new RestoreRequest(
         value,
         selection,
@@ -76,7 +83,7 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         clusterSize,
-        volume);
+        target);
   }
 
   public RestoreRequest withPolicy(ConflictPolicy policy) {
@@ -90,7 +97,7 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         clusterSize,
-        volume);
+        target);
   }
 
   public RestoreRequest withSelection(Selection value) {
@@ -104,7 +111,7 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         clusterSize,
-        volume);
+        target);
   }
 
   public RestoreRequest withAsOf(Instant value) {
@@ -118,7 +125,7 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         clusterSize,
-        volume);
+        target);
   }
 
   public RestoreRequest withUndelete(Instant from, Instant to) {
@@ -132,7 +139,7 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         clusterSize,
-        volume);
+        target);
   }
 
   public RestoreRequest withClusterSize(int value) {
@@ -146,7 +153,21 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         value,
-        volume);
+        target);
+  }
+
+  public RestoreRequest withTarget(TargetSpec value) {
+    return new RestoreRequest(
+        source,
+        selection,
+        asOf,
+        undeleteFrom,
+        undeleteTo,
+        conflictPolicy,
+        newAccountSuffix,
+        concurrentAccounts,
+        clusterSize,
+        value);
   }
 
   public int effectiveClusterSize() {

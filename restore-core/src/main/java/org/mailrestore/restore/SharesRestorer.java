@@ -1,61 +1,70 @@
 package org.mailrestore.restore;
 
+import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.mailrestore.backup.BackupLayout;
 import org.mailrestore.mail.Grant;
 import org.mailrestore.mail.Parsed;
 import org.mailrestore.mail.SystemFolder;
-import org.mailrestore.mailstore.IdSpace;
-import org.mailrestore.mailstore.SharesStore.PendingMount;
-import org.mailrestore.mailstore.TargetAccount;
+import org.mailrestore.restore.bookkeeping.AccountProgress;
+import org.mailrestore.restore.bookkeeping.IdMap;
+import org.mailrestore.restore.bookkeeping.PendingMounts.PendingMount;
+import org.mailrestore.target.TargetShares;
 
 /**
- * Phase 3: grants and mountpoints, rebuilt once every account exists, through the map from backup
- * ids to restored ids. Idempotent: grants and mountpoints are upserts.
+ * Phase 3: grants and mountpoints, rebuilt once every account exists, through the map from source
+ * ids to restored ids. Idempotent: the target's grants and mountpoints are upserts.
  */
 final class SharesRestorer {
 
-  private final RestoreContext ctx;
+  private final OperationRun run;
+  private final Records records;
+  private final TargetShares target;
+  private final IdMap idMap;
+  private final NotCarried notCarried;
   private final Map<String, AccountProgress> bySource = new HashMap<>();
 
-  SharesRestorer(RestoreContext ctx) {
-    this.ctx = ctx;
+  SharesRestorer(OperationRun run, Records records) {
+    this.run = run;
+    this.records = records;
+    this.target = run.target().shares();
+    this.idMap = records.books().idMap();
+    this.notCarried = new NotCarried(run.id(), records, Phase.SHARES);
   }
 
-  void run() throws SQLException {
-    List<AccountProgress> accounts = ctx.operations().accounts(ctx.operationId());
+  void run() throws SQLException, IOException {
+    List<AccountProgress> accounts = records.books().accounts().list(run.id());
     accounts.forEach(a -> bySource.put(a.sourceAccountId(), a));
     for (AccountProgress account : accounts) {
       if (restoredInto(account)) {
         restoreGrants(account);
       }
     }
-    for (PendingMount mount : ctx.shares().pendingMounts(ctx.operationId())) {
+    for (PendingMount mount : records.books().mounts().list(run.id())) {
       resolveMount(mount);
     }
   }
 
-  private static IdSpace idSpace(AccountProgress a) {
-    return new IdSpace(a.mailboxId(), a.sourceRef());
-  }
-
   private static boolean restoredInto(AccountProgress a) {
-    return a.mailboxId() != null
+    return a.targetKey() != null
         && (a.state() == AccountState.RESTORED || a.state() == AccountState.PARTIAL);
   }
 
-  private void restoreGrants(AccountProgress owner) throws SQLException {
+  private void restoreGrants(AccountProgress owner) throws SQLException, IOException {
     String sourceId = owner.sourceAccountId();
     List<Grant> grants;
-    switch (ctx.backup().grants(sourceId)) {
-      case Parsed.Ok<List<Grant>>(List<Grant> value, String location) -> grants = value;
-      case Parsed.Failed<List<Grant>>(String location, String reason) -> {
-        ctx.record(Phase.SHARES, FailureReason.SHARES_UNREADABLE, sourceId, 0, location, reason);
+    String location;
+    switch (run.source().grants(sourceId)) {
+      case Parsed.Ok<List<Grant>>(List<Grant> value, String where) -> {
+        grants = value;
+        location = where;
+      }
+      case Parsed.Failed<List<Grant>>(String where, String reason) -> {
+        record(FailureReason.SHARES_UNREADABLE, sourceId, 0, where, reason);
         return;
       }
     }
@@ -64,16 +73,14 @@ final class SharesRestorer {
     }
     List<Integer> folderIds = new ArrayList<>();
     grants.forEach(g -> folderIds.add(g.folderId()));
-    Map<Integer, Integer> folders = ctx.mailboxes().mappedIds(idSpace(owner), folderIds);
-    String location = BackupLayout.sharesFile(sourceId);
+    Map<Integer, Integer> folders = idMap.mapped(owner.idSpace(), folderIds);
     for (Grant grant : grants) {
       Integer folder =
           SystemFolder.byId(grant.folderId()) != null
               ? grant.folderId()
               : folders.get(grant.folderId());
       if (folder == null) {
-        ctx.record(
-            Phase.SHARES,
+        record(
             FailureReason.GRANT_FOLDER_MISSING,
             sourceId,
             grant.folderId(),
@@ -87,13 +94,12 @@ final class SharesRestorer {
       }
       String granteeId =
           switch (grant.granteeType()) {
-            case USER -> accountUuid(grant.granteeId(), grant.granteeName()).orElse(null);
+            case USER -> accountId(grant.granteeId(), grant.granteeName()).orElse(null);
             case ALL_AUTHENTICATED, PUBLIC -> "";
             default -> grant.granteeId();
           };
       if (granteeId == null) {
-        ctx.record(
-            Phase.SHARES,
+        record(
             FailureReason.GRANTEE_MISSING,
             sourceId,
             grant.folderId(),
@@ -101,14 +107,9 @@ final class SharesRestorer {
             "grantee " + describe(grant) + " is neither restored nor present in the target");
         continue;
       }
-      ctx.shares()
-          .upsertGrant(
-              owner.mailboxId(),
-              folder,
-              grant.granteeType().wireName(),
-              granteeId,
-              grant.granteeName(),
-              grant.rights());
+      if (!target.grant(owner.target(), folder, grant, granteeId)) {
+        notCarried.once("grants of this kind (" + grant.granteeType().wireName() + ")", location);
+      }
     }
   }
 
@@ -118,30 +119,21 @@ final class SharesRestorer {
         + (grant.granteeName() != null ? grant.granteeName() : String.valueOf(grant.granteeId()));
   }
 
-  /** The target uuid of an account named in the backup: restored by this operation, or present. */
-  private Optional<String> accountUuid(String sourceAccountId, String name) throws SQLException {
+  /** The target id of an account named in the source: restored by this operation, or present. */
+  private Optional<String> accountId(String sourceAccountId, String name)
+      throws SQLException, IOException {
     AccountProgress restored = bySource.get(sourceAccountId);
-    if (restored != null && restored.accountUuid() != null) {
-      return Optional.of(restored.accountUuid());
+    if (restored != null && restored.targetId() != null) {
+      return Optional.of(restored.targetId());
     }
-    if (sourceAccountId != null) {
-      Optional<TargetAccount> same = ctx.provisioning().findAccountByUuid(sourceAccountId);
-      if (same.isPresent()) {
-        return Optional.of(same.get().uuid());
-      }
-    }
-    if (name != null) {
-      return ctx.provisioning().findAccount(name).map(TargetAccount::uuid);
-    }
-    return Optional.empty();
+    return target.accountId(sourceAccountId, name);
   }
 
-  private void resolveMount(PendingMount mount) throws SQLException {
+  private void resolveMount(PendingMount mount) throws SQLException, IOException {
     AccountProgress owner = bySource.get(mount.sourceOwnerId());
     String where = "mountpoint " + mount.sourceItemId();
-    if (owner == null || owner.mailboxId() == null || !restoredInto(owner)) {
-      ctx.record(
-          Phase.SHARES,
+    if (owner == null || owner.targetKey() == null || !restoredInto(owner)) {
+      record(
           FailureReason.MOUNT_TARGET_MISSING,
           sourceOf(mount),
           mount.sourceItemId(),
@@ -155,12 +147,9 @@ final class SharesRestorer {
     Integer folder =
         SystemFolder.byId(mount.sourceFolderId()) != null
             ? Integer.valueOf(mount.sourceFolderId())
-            : ctx.mailboxes()
-                .mappedIds(idSpace(owner), List.of(mount.sourceFolderId()))
-                .get(mount.sourceFolderId());
+            : idMap.mapped(owner.idSpace(), List.of(mount.sourceFolderId())).get(mount.sourceFolderId());
     if (folder == null) {
-      ctx.record(
-          Phase.SHARES,
+      record(
           FailureReason.MOUNT_TARGET_MISSING,
           sourceOf(mount),
           mount.sourceItemId(),
@@ -173,14 +162,28 @@ final class SharesRestorer {
               + ", which was not restored");
       return;
     }
-    ctx.shares().resolveMount(mount.mailboxId(), mount.itemId(), owner.accountUuid(), folder);
+    AccountProgress holder = holderOf(mount);
+    if (holder != null
+        && !target.mount(holder.target(), mount.itemId(), owner.targetId(), folder)) {
+      notCarried.once("mountpoints", "");
+    }
+  }
+
+  private AccountProgress holderOf(PendingMount mount) {
+    return bySource.values().stream()
+        .filter(a -> a.targetKey() != null && a.targetKey() == mount.targetKey())
+        .findFirst()
+        .orElse(null);
   }
 
   private String sourceOf(PendingMount mount) {
-    return bySource.values().stream()
-        .filter(a -> a.mailboxId() != null && a.mailboxId() == mount.mailboxId())
-        .map(AccountProgress::sourceAccountId)
-        .findFirst()
-        .orElse("");
+    AccountProgress holder = holderOf(mount);
+    return holder == null ? "" : holder.sourceAccountId();
+  }
+
+  private void record(
+      FailureReason reason, String sourceId, int itemId, String location, String detail)
+      throws SQLException {
+    records.record(run.id(), Phase.SHARES, reason, sourceId, itemId, location, detail);
   }
 }

@@ -7,6 +7,7 @@ import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.mailrestore.restore.bookkeeping.OperationStore;
 
 /**
  * What the database says about the work, as gauges: operations by state, and the accounts of the

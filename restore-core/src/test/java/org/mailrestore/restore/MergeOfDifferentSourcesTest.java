@@ -63,7 +63,7 @@ class MergeOfDifferentSourcesTest {
         }
         try (ItemStream stream = reader.items(id, EnumSet.allOf(ItemType.class))) {
           while (stream.hasNext()) {
-            if (stream.next() instanceof ItemEntry.Decoded(Item item, String location)
+            if (stream.next() instanceof ItemEntry.Decoded(Item item, String location, var passing)
                 && item.latest().isPresent()
                 && SystemFolder.byId(item.id()) == null) {
               count++;

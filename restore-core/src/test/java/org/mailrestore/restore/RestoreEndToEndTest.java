@@ -183,7 +183,7 @@ class RestoreEndToEndTest {
     try (BackupReader reader = BackupReader.open(new LocalBackupStorage(backup));
         ItemStream stream = reader.items(reader.accountIds().get(0), Set.of(ItemType.MESSAGE))) {
       while (stream.hasNext()) {
-        if (stream.next() instanceof ItemEntry.Decoded(Item item, String location)
+        if (stream.next() instanceof ItemEntry.Decoded(Item item, String location, var passing)
             && item.latest().isPresent()) {
           return item;
         }

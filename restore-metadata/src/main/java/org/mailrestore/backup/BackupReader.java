@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.mailrestore.blob.BlobSource;
+import org.mailrestore.source.MailSource;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.ClassOfService;
 import org.mailrestore.mail.DistributionList;
@@ -29,7 +30,7 @@ import tools.jackson.databind.JsonNode;
  * refuses other formats and unknown major versions; everything else is read on demand and streamed,
  * so an account's items are never all in memory.
  */
-public final class BackupReader implements AutoCloseable {
+public final class BackupReader implements MailSource {
 
   private final BackupStorage storage;
   private final BackupManifest manifest;
@@ -114,10 +115,12 @@ public final class BackupReader implements AutoCloseable {
   }
 
   /** The backup's blobs, read by digest. */
+  @Override
   public BlobSource blobs() {
     return storage.blobSource();
   }
 
+  @Override
   public String describe() {
     return storage.describe();
   }
@@ -126,23 +129,28 @@ public final class BackupReader implements AutoCloseable {
    * A name for one of the backup's accounts that is unique across backups: {@code <server
    * id>/<account id>}. Item ids are unique only within it.
    */
+  @Override
   public String accountRef(String accountId) {
     return (manifest.serverId() == null ? "" : manifest.serverId()) + "/" + accountId;
   }
 
+  @Override
   public List<Parsed<Domain>> domains() {
     return readAll(BackupLayout.DOMAINS, Domain.class);
   }
 
+  @Override
   public List<Parsed<ClassOfService>> classesOfService() {
     return readAll(BackupLayout.COS, ClassOfService.class);
   }
 
+  @Override
   public List<Parsed<DistributionList>> distributionLists() {
     return readAll(BackupLayout.LISTS, DistributionList.class);
   }
 
   /** The ids of the accounts in the backup, sorted. Names that cannot be ids are left out. */
+  @Override
   public List<String> accountIds() {
     List<String> ids = new ArrayList<>();
     for (String name : list(BackupLayout.ACCOUNTS)) {
@@ -153,6 +161,7 @@ public final class BackupReader implements AutoCloseable {
     return ids;
   }
 
+  @Override
   public Parsed<Account> account(String accountId) {
     String path = BackupLayout.accountFile(accountId);
     Parsed<Account> parsed = read(path, Account.class);
@@ -187,6 +196,7 @@ public final class BackupReader implements AutoCloseable {
   }
 
   /** Grants on the account's folders; an empty list when the account shares nothing. */
+  @Override
   public Parsed<List<Grant>> grants(String accountId) {
     String path = BackupLayout.sharesFile(accountId);
     try {
@@ -227,6 +237,7 @@ public final class BackupReader implements AutoCloseable {
    *
    * @throws IOException when the account's item store cannot be opened at all
    */
+  @Override
   public ItemStream items(String accountId, Set<ItemType> types) throws IOException {
     ItemLayout layout = itemLayout(accountId);
     if (layout == null) {

@@ -9,7 +9,19 @@ public sealed interface ItemEntry {
   /** The file (and for packed streams the line) the record came from. */
   String location();
 
-  record Decoded(Item item, String location) implements ItemEntry {}
+  /**
+   * An item and its history.
+   *
+   * @param passing the item's content when it follows the item in a stream that is read once (an
+   *     archive): readable now, before the stream moves on, and never again; null when the content
+   *     is read by digest from {@link MailSource#blobs()}, whenever needed
+   */
+  record Decoded(Item item, String location, Passing passing) implements ItemEntry {
+
+    public Decoded(Item item, String location) {
+      this(item, location, null);
+    }
+  }
 
   /**
    * A record that cannot be restored.

@@ -47,7 +47,7 @@ class LargeAccountDecodeTest {
       List<FolderGraph.Container> folders = new ArrayList<>();
       try (ItemStream stream = reader.items(account, containers)) {
         while (stream.hasNext()) {
-          if (stream.next() instanceof ItemEntry.Decoded(Item item, String location)
+          if (stream.next() instanceof ItemEntry.Decoded(Item item, String location, var passing)
               && item.type() != ItemType.TAG) {
             PointInTime.LATEST
                 .select(item)

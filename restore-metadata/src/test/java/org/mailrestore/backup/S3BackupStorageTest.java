@@ -72,7 +72,7 @@ class S3BackupStorageTest {
         List<ItemEntry> items = entries(remote, account);
         assertThat(items).isEqualTo(entries(local, account));
         for (ItemEntry e : items) {
-          if (e instanceof ItemEntry.Decoded(Item item, String location)
+          if (e instanceof ItemEntry.Decoded(Item item, String location, var passing)
               && item.latest().isPresent()
               && item.latest().get().digest() != null) {
             var rev = item.latest().get();

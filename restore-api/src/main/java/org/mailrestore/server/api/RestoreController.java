@@ -15,10 +15,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
-import org.mailrestore.restore.AccountProgress;
+import org.mailrestore.restore.bookkeeping.AccountProgress;
+import org.mailrestore.restore.bookkeeping.Bookkeeping;
 import org.mailrestore.restore.FailureRecord;
 import org.mailrestore.restore.OperationState;
-import org.mailrestore.restore.OperationStore;
+import org.mailrestore.restore.bookkeeping.OperationStore;
 import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.restore.RestoreEngine;
 import org.mailrestore.restore.RestoreRequest;
@@ -45,6 +46,7 @@ public class RestoreController {
 
   private final RestoreEngine engine;
   private final OperationStore operations;
+  private final Bookkeeping books;
   private final SourcePolicy sources;
   private final OperationRunner control;
 
@@ -55,6 +57,7 @@ public class RestoreController {
       OperationRunner control) {
     this.engine = engine;
     this.operations = operations;
+    this.books = engine.bookkeeping();
     this.sources = sources;
     this.control = control;
   }
@@ -109,7 +112,7 @@ public class RestoreController {
   @Operation(summary = "The accounts of an operation and their progress")
   public List<AccountProgress> accounts(@PathVariable String id) throws SQLException {
     require(id);
-    return operations.accounts(id);
+    return books.accounts().list(id);
   }
 
   @GetMapping("/{id}/failures")
@@ -120,7 +123,7 @@ public class RestoreController {
       @RequestParam(defaultValue = "100") @Min(1) @Max(1000) int size)
       throws SQLException {
     require(id);
-    return PageView.of(operations.failures(id, page * size, size + 1), page, size);
+    return PageView.of(books.failures().list(id, page * size, size + 1), page, size);
   }
 
   @GetMapping("/{id}/await")

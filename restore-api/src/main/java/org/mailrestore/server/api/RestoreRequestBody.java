@@ -1,6 +1,5 @@
 package org.mailrestore.server.api;
 
-import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -9,14 +8,19 @@ import jakarta.validation.constraints.Size;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
-import org.mailrestore.restore.BackupSource;
 import org.mailrestore.restore.ConflictPolicy;
 import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.Selection;
+import org.mailrestore.kind.FieldProblems;
+import org.mailrestore.source.SourceKinds;
+import org.mailrestore.source.SourceSpec;
 
 /**
  * The body of {@code POST /api/v1/restores}: what to restore and how.
  *
+ * @param source where to restore from: {@code kind} (see the installed kinds), {@code location}
+ *     (an absolute path inside an allowed root, or {@code s3://bucket/prefix}), {@code profile} (the
+ *     S3 profile of an s3:// location) and the kind's {@code options}
  * @param accounts restore only these accounts (addresses or backup ids); empty: all
  * @param domains restore only accounts of these domains; empty: all
  * @param asOf the instant whose state to restore; absent: the latest
@@ -26,7 +30,7 @@ import org.mailrestore.restore.Selection;
  * @param clusterSize items per transaction; 0 or absent: the default (1000)
  */
 public record RestoreRequestBody(
-    @NotNull @Valid Source source,
+    @NotNull SourceSpec source,
     List<@Size(min = 1, max = 255) String> accounts,
     List<@Size(min = 1, max = 255) String> domains,
     Boolean skipSystemAccounts,
@@ -43,34 +47,17 @@ public record RestoreRequestBody(
     @Min(0) @Max(1024) Integer concurrentAccounts,
     @Min(0) @Max(100_000) Integer clusterSize) {
 
-  /**
-   * Where the backup is. {@code local}: {@code path} on the service's machine (inside an allowed
-   * root); {@code s3}: {@code bucket} and {@code prefix} through the configured {@code profile};
-   * {@code maildir}: a tree of mailboxes at {@code path}, its accounts in {@code domain}.
-   */
-  public record Source(
-      @NotNull @Pattern(regexp = "local|s3|maildir") String kind,
-      @Size(max = 4096) String path,
-      @Size(max = 64) String profile,
-      @Size(max = 255) String bucket,
-      @Size(max = 1024) String prefix,
-      @Size(max = 255) String domain,
-      @Pattern(regexp = "auto|maildir|plain") String layout) {}
+  /** The longest location, profile, option name and option value accepted. */
+  private static final int MAX_LOCATION = 4096;
+
+  private static final int MAX_SHORT = 255;
+  private static final int MAX_OPTIONS = 32;
 
   /** The body that asks for {@code request} (what the CLI sends). */
   public static RestoreRequestBody asking(RestoreRequest request) {
-    Source source =
-        switch (request.source()) {
-          case BackupSource.Local(String path) ->
-              new Source("local", path, null, null, null, null, null);
-          case BackupSource.S3(String profile, String bucket, String prefix) ->
-              new Source("s3", null, profile, bucket, prefix, null, null);
-          case BackupSource.Maildir(String path, String domain, String layout) ->
-              new Source("maildir", path, null, null, null, domain, layout);
-        };
     Selection s = request.selection();
     return new RestoreRequestBody(
-        source,
+        request.source(),
         List.copyOf(s.accounts()),
         List.copyOf(s.domains()),
         s.skipSystemAccounts(),
@@ -89,47 +76,27 @@ public record RestoreRequestBody(
   }
 
   /**
-   * The engine's request.
+   * The engine's request, its source checked against its kind.
    *
    * @throws FieldErrors when fields that depend on each other do not fit
    */
   public RestoreRequest toRequest() {
     FieldErrors errors = new FieldErrors();
-    BackupSource backup = null;
-    switch (source.kind()) {
-      case "local" -> {
-        if (blank(source.path())) {
-          errors.add("source.path", "is required for a local source");
-        } else {
-          backup = new BackupSource.Local(source.path());
-        }
-      }
-      case "maildir" -> {
-        if (blank(source.path())) {
-          errors.add("source.path", "is required for a Maildir source");
-        }
-        if (blank(source.domain())) {
-          errors.add("source.domain", "is required for a Maildir source");
-        }
-        if (errors.isEmpty()) {
-          try {
-            backup = new BackupSource.Maildir(source.path(), source.domain(), source.layout());
-          } catch (IllegalArgumentException e) {
-            errors.add("source.domain", e.getMessage());
-          }
-        }
-      }
-      default -> {
-        if (blank(source.bucket())) {
-          errors.add("source.bucket", "is required for an S3 source");
-        }
-        if (errors.isEmpty()) {
-          backup =
-              new BackupSource.S3(
-                  blank(source.profile()) ? "default" : source.profile(),
-                  source.bucket(),
-                  source.prefix() == null ? "" : source.prefix());
-        }
+    SourceSpec checked = null;
+    if (tooLong(source.location(), MAX_LOCATION)) {
+      errors.add("source.location", "is longer than " + MAX_LOCATION + " characters");
+    } else if (tooLong(source.profile(), MAX_SHORT)) {
+      errors.add("source.profile", "is longer than " + MAX_SHORT + " characters");
+    } else if (source.options().size() > MAX_OPTIONS) {
+      errors.add("source.options", "holds more than " + MAX_OPTIONS + " options");
+    } else if (source.options().entrySet().stream()
+        .anyMatch(e -> tooLong(e.getKey(), MAX_SHORT) || tooLong(e.getValue(), MAX_LOCATION))) {
+      errors.add("source.options", "has a name or a value that is too long");
+    } else {
+      try {
+        checked = SourceKinds.installed().normalize(source);
+      } catch (FieldProblems.Invalid e) {
+        e.problems().forEach(p -> errors.add(p.field(), p.message()));
       }
     }
     if (undeleteTo != null && undeleteFrom == null) {
@@ -156,7 +123,7 @@ public record RestoreRequestBody(
             on(skipProvisioning),
             on(provisioningOnly));
     return new RestoreRequest(
-        backup,
+        checked,
         selection,
         asOf,
         undeleteFrom,
@@ -168,11 +135,11 @@ public record RestoreRequestBody(
         null);
   }
 
-  private static boolean on(Boolean flag) {
-    return Boolean.TRUE.equals(flag);
+  private static boolean tooLong(String value, int max) {
+    return value != null && value.length() > max;
   }
 
-  private static boolean blank(String s) {
-    return s == null || s.isBlank();
+  private static boolean on(Boolean flag) {
+    return Boolean.TRUE.equals(flag);
   }
 }

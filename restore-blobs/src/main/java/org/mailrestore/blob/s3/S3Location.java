@@ -18,6 +18,24 @@ public record S3Location(String bucket, String prefix) {
     return p.endsWith("/") ? p : p + "/";
   }
 
+  /**
+   * Parses {@code s3://bucket/prefix}.
+   *
+   * @throws IllegalArgumentException when the text is not of that form
+   */
+  public static S3Location parse(String uri) {
+    java.net.URI u;
+    try {
+      u = java.net.URI.create(uri);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("not an s3://bucket/prefix location: " + uri, e);
+    }
+    if (!"s3".equals(u.getScheme()) || u.getHost() == null) {
+      throw new IllegalArgumentException("not an s3://bucket/prefix location: " + uri);
+    }
+    return new S3Location(u.getHost(), u.getPath());
+  }
+
   /** The key of {@code relative} under this location. */
   public String key(String relative) {
     return prefix + relative;

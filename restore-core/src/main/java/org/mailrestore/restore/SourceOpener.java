@@ -1,0 +1,20 @@
+package org.mailrestore.restore;
+
+import java.io.IOException;
+import org.mailrestore.source.MailSource;
+import org.mailrestore.source.SourceSpec;
+
+/** Opens the sources requests name (see {@link org.mailrestore.source.SourceKinds}). */
+public interface SourceOpener {
+
+  /**
+   * Opens a source for a restore of these accounts.
+   *
+   * @throws org.mailrestore.source.SourceFormatException when it is not a readable source
+   * @throws IOException when it cannot be reached
+   */
+  MailSource open(SourceSpec spec, Selection selection) throws IOException;
+
+  /** The source for people. */
+  String describe(SourceSpec spec);
+}

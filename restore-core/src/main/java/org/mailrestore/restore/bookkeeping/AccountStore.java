@@ -1,0 +1,248 @@
+package org.mailrestore.restore.bookkeeping;
+
+import static org.mailrestore.sql.Sql.nullableInt;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.mailrestore.restore.AccountState;
+import org.mailrestore.sql.Sql;
+import org.mailrestore.target.ProvisionedAccount;
+
+/**
+ * The accounts of operations: where each goes in the target, its state and counters, and the lease
+ * of the instance restoring it. Instances claim accounts one at a time ({@code SKIP LOCKED}); the
+ * heartbeat renews their leases; an instance that dies loses its accounts after one lease.
+ */
+public final class AccountStore {
+
+  private static final String COLUMNS =
+      "source_account_id, account_name, state, target_key, target_id, source_ref,"
+          + " fresh_mailbox, items_restored, items_skipped, items_failed, bytes_restored,"
+          + " dedup_hits, lease_owner, started_at, finished_at, error";
+
+  private final DataSource dataSource;
+
+  public AccountStore(DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  /** Adds an account to the operation (a resumed operation keeps the row it has). */
+  public void add(String operationId, String sourceAccountId, String accountName)
+      throws SQLException {
+    Sql.update(
+        dataSource,
+        "INSERT IGNORE INTO restore_account (operation_id, source_account_id, account_name, state)"
+            + " VALUES (?, ?, ?, ?)",
+        operationId,
+        sourceAccountId,
+        accountName,
+        AccountState.PENDING.name());
+  }
+
+  /** Records where an account was provisioned to. */
+  public void provisioned(
+      String operationId,
+      String sourceAccountId,
+      ProvisionedAccount target,
+      int sourceRef,
+      AccountState state)
+      throws SQLException {
+    Sql.update(
+        dataSource,
+        "UPDATE restore_account SET account_name = ?, target_key = ?, target_id = ?,"
+            + " source_ref = ?, fresh_mailbox = ?, state = ?"
+            + " WHERE operation_id = ? AND source_account_id = ?",
+        target.name(),
+        target.key(),
+        target.id(),
+        sourceRef,
+        target.fresh(),
+        state.name(),
+        operationId,
+        sourceAccountId);
+  }
+
+  /**
+   * Claims the next account of phase 2 for this instance and returns it; empty when every account
+   * left is finished or held by a live instance. An account is claimable when nobody holds it or
+   * the holder's lease expired (it died). {@code SKIP LOCKED} lets instances claiming at the same
+   * moment take different accounts instead of queueing on one row; the lease, renewed by the
+   * heartbeat, keeps the account this instance's after the commit.
+   */
+  public Optional<AccountProgress> claimNext(String operationId, String owner, int leaseSeconds)
+      throws SQLException {
+    return Sql.inTransaction(
+        dataSource,
+        c -> {
+          String sourceAccountId;
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT source_account_id FROM restore_account WHERE operation_id = ?"
+                      + " AND finished_at IS NULL"
+                      + " AND state IN ('PROVISIONED', 'RESTORING', 'SKIPPED')"
+                      + " AND (lease_owner IS NULL OR lease_until < NOW(3))"
+                      + " ORDER BY account_name LIMIT 1 FOR UPDATE SKIP LOCKED")) {
+            Sql.bind(ps, operationId);
+            try (ResultSet rs = ps.executeQuery()) {
+              if (!rs.next()) {
+                return Optional.<AccountProgress>empty();
+              }
+              sourceAccountId = rs.getString(1);
+            }
+          }
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE restore_account SET lease_owner = ?,"
+                      + " lease_until = NOW(3) + INTERVAL ? SECOND,"
+                      + " started_at = COALESCE(started_at, NOW(3)),"
+                      + " state = IF(state = 'PROVISIONED', 'RESTORING', state)"
+                      + " WHERE operation_id = ? AND source_account_id = ?")) {
+            Sql.bind(ps, owner, leaseSeconds, operationId, sourceAccountId);
+            ps.executeUpdate();
+          }
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT "
+                      + COLUMNS
+                      + " FROM restore_account WHERE operation_id = ? AND source_account_id = ?")) {
+            Sql.bind(ps, operationId, sourceAccountId);
+            try (ResultSet rs = ps.executeQuery()) {
+              rs.next();
+              return Optional.of(account(rs));
+            }
+          }
+        });
+  }
+
+  /** Sets an account's final (or new) state and releases it. */
+  public void finish(String operationId, String sourceAccountId, AccountState state, String error)
+      throws SQLException {
+    Sql.update(
+        dataSource,
+        "UPDATE restore_account SET state = ?, error = ?, lease_owner = NULL, lease_until = NULL,"
+            + " finished_at = IF(?, NOW(3), NULL) WHERE operation_id = ? AND source_account_id = ?",
+        state.name(),
+        error,
+        state.isDone(),
+        operationId,
+        sourceAccountId);
+  }
+
+  /**
+   * Releases the accounts this instance holds in an operation: called before its workers start, so
+   * that leases left by an earlier run under the same instance id (a crash) do not have to expire.
+   */
+  public void releaseAll(String operationId, String owner) throws SQLException {
+    Sql.update(
+        dataSource,
+        "UPDATE restore_account SET lease_owner = NULL, lease_until = NULL"
+            + " WHERE operation_id = ? AND lease_owner = ?",
+        operationId,
+        owner);
+  }
+
+  /** Lets go of an account without finishing it (cancel, shutdown): another run takes it up. */
+  public void release(String operationId, String sourceAccountId, String owner)
+      throws SQLException {
+    Sql.update(
+        dataSource,
+        "UPDATE restore_account SET lease_owner = NULL, lease_until = NULL"
+            + " WHERE operation_id = ? AND source_account_id = ? AND lease_owner = ?",
+        operationId,
+        sourceAccountId,
+        owner);
+  }
+
+  public List<AccountProgress> list(String operationId) throws SQLException {
+    return Sql.query(
+        dataSource,
+        "SELECT " + COLUMNS + " FROM restore_account WHERE operation_id = ? ORDER BY account_name",
+        AccountStore::account,
+        operationId);
+  }
+
+  /** Adds to an account's counters outside any cluster, checking the lease. */
+  public void addCounters(
+      String operationId, String sourceAccountId, String leaseOwner, Counters counters)
+      throws SQLException {
+    Sql.inTransaction(
+        dataSource,
+        c -> {
+          addCounters(c, operationId, sourceAccountId, leaseOwner, counters);
+          return null;
+        });
+  }
+
+  /**
+   * Adds to an account's counters on a connection (in its transaction), checking the lease.
+   *
+   * @throws LeaseLostException when {@code leaseOwner} no longer holds the account
+   */
+  static void addCounters(
+      Connection c, String operationId, String sourceAccountId, String leaseOwner, Counters n)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "UPDATE restore_account SET items_restored = items_restored + ?,"
+                + " items_skipped = items_skipped + ?, items_failed = items_failed + ?,"
+                + " bytes_restored = bytes_restored + ?, dedup_hits = dedup_hits + ?"
+                + " WHERE operation_id = ? AND source_account_id = ? AND lease_owner = ?")) {
+      ps.setLong(1, n.restored());
+      ps.setLong(2, n.skipped());
+      ps.setLong(3, n.failed());
+      ps.setLong(4, n.bytes());
+      ps.setLong(5, n.dedupHits());
+      ps.setString(6, operationId);
+      ps.setString(7, sourceAccountId);
+      ps.setString(8, leaseOwner);
+      if (ps.executeUpdate() != 1) {
+        throw new LeaseLostException(
+            "account "
+                + sourceAccountId
+                + " of operation "
+                + operationId
+                + " is no longer held by "
+                + leaseOwner);
+      }
+    }
+  }
+
+  private static AccountProgress account(ResultSet rs) throws SQLException {
+    return new AccountProgress(
+        rs.getString(1),
+        rs.getString(2),
+        AccountState.valueOf(rs.getString(3)),
+        nullableInt(rs, 4),
+        rs.getString(5),
+        nullableInt(rs, 6),
+        rs.getBoolean(7),
+        rs.getLong(8),
+        rs.getLong(9),
+        rs.getLong(10),
+        rs.getLong(11),
+        rs.getLong(12),
+        rs.getString(13),
+        OperationStore.instant(rs.getTimestamp(14)),
+        OperationStore.instant(rs.getTimestamp(15)),
+        rs.getString(16));
+  }
+
+  /** What a cluster (or a count outside clusters) adds to an account's counters. */
+  public record Counters(long restored, long skipped, long failed, long bytes, long dedupHits) {
+    public static final Counters NONE = new Counters(0, 0, 0, 0, 0);
+
+    public Counters plus(Counters o) {
+      return new Counters(
+          restored + o.restored,
+          skipped + o.skipped,
+          failed + o.failed,
+          bytes + o.bytes,
+          dedupHits + o.dedupHits);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+package org.mailrestore.restore.bookkeeping;
+
+import javax.sql.DataSource;
+
+/** The engine's tables in one place: what the engine, the service and the CLI read and write. */
+public final class Bookkeeping {
+
+  private final DataSource dataSource;
+  private final OperationStore operations;
+  private final AccountStore accounts;
+  private final FailureStore failures;
+  private final IdMap idMap;
+  private final Checkpoints checkpoints;
+  private final PendingMounts mounts;
+
+  public Bookkeeping(DataSource dataSource) {
+    this.dataSource = dataSource;
+    this.operations = new OperationStore(dataSource);
+    this.accounts = new AccountStore(dataSource);
+    this.failures = new FailureStore(dataSource);
+    this.idMap = new IdMap(dataSource);
+    this.checkpoints = new Checkpoints(dataSource);
+    this.mounts = new PendingMounts(dataSource);
+  }
+
+  public DataSource dataSource() {
+    return dataSource;
+  }
+
+  public OperationStore operations() {
+    return operations;
+  }
+
+  public AccountStore accounts() {
+    return accounts;
+  }
+
+  public FailureStore failures() {
+    return failures;
+  }
+
+  public IdMap idMap() {
+    return idMap;
+  }
+
+  public Checkpoints checkpoints() {
+    return checkpoints;
+  }
+
+  public PendingMounts mounts() {
+    return mounts;
+  }
+}

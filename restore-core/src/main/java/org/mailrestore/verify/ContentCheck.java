@@ -1,0 +1,195 @@
+package org.mailrestore.verify;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.MessageDigest;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.Flags;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.restore.bookkeeping.IdSpace;
+import org.mailrestore.source.ItemEntry;
+import org.mailrestore.source.ItemStream;
+import org.mailrestore.target.RestoredStore;
+import org.mailrestore.target.RestoredStore.Fidelity;
+import org.mailrestore.target.RestoredStore.RestoredAccount;
+import org.mailrestore.target.RestoredStore.RestoredItem;
+
+/**
+ * An account's content items, a batch at a time: each mapped item's fields as far as the target
+ * keeps them, and each distinct content's bytes, hashed again.
+ */
+final class ContentCheck {
+
+  private static final int BATCH = 1000;
+
+  private final VerifyRun run;
+  private final Account account;
+  private final String name;
+  private final RestoredAccount target;
+  private final IdSpace space;
+  private final Map<Integer, Integer> folderMap;
+  private final VerifyRun.MappedIds mapped;
+
+  ContentCheck(
+      VerifyRun run,
+      Account account,
+      String name,
+      RestoredAccount target,
+      IdSpace space,
+      Map<Integer, Integer> folderMap,
+      VerifyRun.MappedIds mapped) {
+    this.run = run;
+    this.account = account;
+    this.name = name;
+    this.target = target;
+    this.space = space;
+    this.folderMap = folderMap;
+    this.mapped = mapped;
+  }
+
+  /**
+   * Checks the content; returns the tags (lower case) the target holds that the source never
+   * defined: the restore creates them for the items that carry them.
+   */
+  Set<String> run() throws SQLException, IOException {
+    Set<String> definedTags = new HashSet<>();
+    if (run.fidelity.contains(Fidelity.TAGS)) {
+      run.store.tags(target.ref()).values().forEach(t -> definedTags.add(lower(t)));
+    }
+    boolean allTypes = run.fidelity.contains(Fidelity.ALL_ITEM_TYPES);
+    List<Item> batch = new ArrayList<>(BATCH);
+    try (ItemStream stream = run.source.items(account.id(), ItemType.contents())) {
+      while (stream.hasNext()) {
+        if (stream.next() instanceof ItemEntry.Decoded d
+            && run.options.pointInTime().select(d.item()).isPresent()
+            && (allTypes || d.item().type() == ItemType.MESSAGE)) {
+          batch.add(d.item());
+          if (batch.size() == BATCH) {
+            verifyBatch(batch);
+            batch.clear();
+          }
+        }
+      }
+    }
+    verifyBatch(batch);
+    Set<String> backupTags = new HashSet<>();
+    try (ItemStream stream = run.source.items(account.id(), EnumSet.of(ItemType.TAG))) {
+      while (stream.hasNext()) {
+        if (stream.next() instanceof ItemEntry.Decoded d) {
+          run.options.pointInTime().select(d.item()).ifPresent(s -> backupTags.add(lower(s.name())));
+        }
+      }
+    }
+    Set<String> implicit = new HashSet<>();
+    for (String tag : definedTags) {
+      if (!backupTags.contains(tag)) {
+        implicit.add(tag);
+      }
+    }
+    return implicit;
+  }
+
+  private void verifyBatch(List<Item> batch) throws SQLException, IOException {
+    if (batch.isEmpty()) {
+      return;
+    }
+    Map<Integer, Integer> ids = run.idMap.mapped(space, batch.stream().map(Item::id).toList());
+    Map<Integer, RestoredItem> held = run.store.items(target.ref(), ids.values());
+    boolean details = run.fidelity.contains(Fidelity.ITEM_DETAILS);
+    boolean tags = run.fidelity.contains(Fidelity.TAGS);
+    for (Item item : batch) {
+      Revision s = run.options.pointInTime().select(item).orElseThrow();
+      String what = "account " + name + ": " + item.type().wireName() + " " + item.id();
+      Integer newId = ids.get(item.id());
+      if (newId == null) {
+        if (!run.isKnownFailure(account.id(), item.id())) {
+          run.differ(what + " is missing");
+        }
+        continue;
+      }
+      mapped.add(newId);
+      RestoredItem stored = held.get(newId);
+      if (stored == null) {
+        run.differ(what + " is mapped to " + newId + ", which does not exist");
+        continue;
+      }
+      Revision actual = stored.item().revisions().get(0);
+      run.items++;
+      run.check(what, "type", item.type(), stored.item().type());
+      run.check(what, "folder", folderMap.get(s.folderId()), actual.folderId());
+      run.check(what, "flags", Flags.normalize(s.flags()), Flags.normalize(actual.flags()));
+      if (tags) {
+        run.check(what, "tags", lowerSorted(s.tags()), lowerSorted(actual.tags()));
+      }
+      run.check(what, "date", s.date(), actual.date());
+      run.check(what, "size", s.size(), actual.size());
+      run.check(what, "digest", s.digest(), actual.digest());
+      if (details) {
+        run.check(what, "sender", s.sender(), actual.sender());
+        run.check(what, "subject", s.subject(), actual.subject());
+        run.check(what, "name", s.name(), actual.name());
+        run.check(what, "uuid", s.uuid(), actual.uuid());
+        run.check(what, "attributes", s.attrs(), actual.attrs());
+      }
+      if (actual.digest() != null && run.options.checkBlobs()) {
+        checkBytes(newId, actual, stored.content());
+      }
+    }
+  }
+
+  private void checkBytes(int newId, Revision actual, RestoredStore.Content content) {
+    if (!run.blobsSeen.add(actual.digest())) {
+      return; // every distinct content is read once
+    }
+    if (content == null) {
+      run.differ("account " + name + ": item " + newId + " has a digest but no content");
+      return;
+    }
+    run.blobsChecked++;
+    MessageDigest sha = BlobDigest.newSha256();
+    long length = 0;
+    byte[] buffer = new byte[1 << 16];
+    try (InputStream in = content.open()) {
+      int n;
+      while ((n = in.read(buffer)) >= 0) {
+        sha.update(buffer, 0, n);
+        length += n;
+      }
+    } catch (IOException e) {
+      run.differ("blob " + actual.digest() + " of " + name + " cannot be read: " + e.getMessage());
+      return;
+    }
+    BlobDigest hashed = BlobDigest.of(sha.digest());
+    if (!hashed.equals(actual.digest()) || length != actual.size()) {
+      run.differ(
+          "blob "
+              + actual.digest()
+              + " of "
+              + name
+              + " holds "
+              + length
+              + " bytes hashing to "
+              + hashed);
+    }
+  }
+
+  private static String lower(String s) {
+    return s.toLowerCase(Locale.ROOT);
+  }
+
+  private static List<String> lowerSorted(List<String> names) {
+    return names.stream().map(ContentCheck::lower).distinct().sorted(Comparator.naturalOrder()).toList();
+  }
+}

@@ -1,0 +1,162 @@
+package org.mailrestore.verify;
+
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.Parsed;
+import org.mailrestore.restore.bookkeeping.IdMap;
+import org.mailrestore.restore.bookkeeping.IdSpace;
+import org.mailrestore.source.MailSource;
+import org.mailrestore.target.RestoredStore;
+import org.mailrestore.target.RestoredStore.Fidelity;
+import org.mailrestore.target.RestoredStore.RestoredAccount;
+
+/**
+ * One verification: its findings and counters, and the account-level checks. Folders, content and
+ * grants are checked by {@link FolderCheck}, {@link ContentCheck} and {@link GrantCheck}.
+ */
+final class VerifyRun {
+
+  final MailSource source;
+  final Verifier.Options options;
+  final IdMap idMap;
+  final RestoredStore store;
+  final Set<Fidelity> fidelity;
+  private final List<String> differences = new ArrayList<>();
+  private long differenceCount;
+  private long excused;
+  long items;
+  long blobsChecked;
+  final Set<BlobDigest> blobsSeen = new HashSet<>();
+  /** Each selected source account's account in the target, by source account id. */
+  final Map<String, RestoredAccount> targets = new HashMap<>();
+  /** Each selected source account's id map, by source account id. */
+  final Map<String, IdSpace> spaces = new HashMap<>();
+
+  VerifyRun(MailSource source, Verifier.Options options, IdMap idMap, RestoredStore store) {
+    this.source = source;
+    this.options = options;
+    this.idMap = idMap;
+    this.store = store;
+    this.fidelity = store.fidelity();
+  }
+
+  VerifyReport run() throws SQLException, IOException {
+    List<Account> accounts = new ArrayList<>();
+    for (String id : source.accountIds()) {
+      if (source.account(id) instanceof Parsed.Ok<Account>(Account a, String location)
+          && (options.accounts().isEmpty()
+              || options.accounts().contains(a.name().toLowerCase(Locale.ROOT))
+              || options.accounts().contains(a.id().toLowerCase(Locale.ROOT)))) {
+        accounts.add(a);
+        Optional<RestoredAccount> target = store.account(options.targetName().apply(a.name()));
+        Optional<Integer> ref = idMap.findSourceRef(source.accountRef(a.id()));
+        if (target.isPresent()) {
+          targets.put(a.id(), target.get());
+          if (ref.isPresent() && target.get().ref().key() != 0) {
+            spaces.put(a.id(), new IdSpace(target.get().ref().key(), ref.get()));
+          }
+        }
+      }
+    }
+    for (Account account : accounts) {
+      verifyAccount(account);
+    }
+    return new VerifyReport(
+        accounts.size(), items, blobsChecked, differenceCount, excused, List.copyOf(differences));
+  }
+
+  void differ(String message) {
+    differenceCount++;
+    if (differences.size() < options.maxListed()) {
+      differences.add(message);
+    }
+  }
+
+  boolean isKnownFailure(String sourceId, int itemId) {
+    if (options.knownFailures().contains(Verifier.Options.key(sourceId, itemId))) {
+      excused++;
+      return true;
+    }
+    return false;
+  }
+
+  void check(String what, String field, Object expected, Object actual) {
+    if (!Objects.equals(expected, actual)) {
+      differ(what + ": " + field + " is " + actual + ", expected " + expected);
+    }
+  }
+
+  private void verifyAccount(Account account) throws SQLException, IOException {
+    String name = options.targetName().apply(account.name());
+    RestoredAccount target = targets.get(account.id());
+    if (target == null) {
+      differ("account " + name + " is missing");
+      return;
+    }
+    Account held = target.account();
+    if (fidelity.contains(Fidelity.ACCOUNT_SETTINGS)) {
+      check(name, "domain", account.domain(), held.domain());
+      check(name, "class of service", account.cos(), held.cos());
+      check(name, "status", account.status(), held.status());
+      check(name, "system flag", account.system(), held.system());
+      check(name, "attributes", account.attributes(), held.attributes());
+    }
+    if (options.checkAliases() && fidelity.contains(Fidelity.ALIASES)) {
+      check(name, "aliases", new TreeSet<>(account.aliases()), new TreeSet<>(held.aliases()));
+    }
+    if (target.ref().key() == 0) {
+      differ("account " + name + " has no mailbox");
+      return;
+    }
+    IdSpace space = spaces.get(account.id());
+    if (space == null) {
+      differ("account " + name + ": nothing of it was restored from this source");
+      return;
+    }
+    MappedIds mapped = new MappedIds();
+    FolderCheck folders = new FolderCheck(this, account, name, target, space, mapped);
+    Map<Integer, Integer> folderMap = folders.run();
+    Set<String> implicitTags =
+        new ContentCheck(this, account, name, target, space, folderMap, mapped).run();
+    if (fidelity.contains(Fidelity.GRANTS)) {
+      new GrantCheck(this, account, name, target, folderMap).run();
+    }
+    long expected = mapped.distinct() + implicitTags.size();
+    long actual = store.countItems(target.ref());
+    if (actual != expected) {
+      differ(
+          "account "
+              + name
+              + " holds "
+              + actual
+              + " items and tags, the backup accounts for "
+              + expected);
+    }
+  }
+
+  /** The distinct restored ids of one mailbox seen so far; a bit set keeps it small. */
+  static final class MappedIds {
+    private final BitSet ids = new BitSet();
+
+    void add(int id) {
+      ids.set(id);
+    }
+
+    long distinct() {
+      return ids.cardinality();
+    }
+  }
+}

@@ -1,0 +1,215 @@
+package org.mailrestore.mailstore;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.blob.BlobException;
+import org.mailrestore.blob.BlobVolume;
+import org.mailrestore.blob.StoredBlob;
+import org.mailrestore.blob.VerifyingInputStream;
+import org.mailrestore.restore.FailureReason;
+import org.mailrestore.source.Passing;
+import org.mailrestore.target.ClusterJournal;
+import org.mailrestore.target.ItemBatch.ItemToWrite;
+import org.mailrestore.target.WriteContext;
+
+/**
+ * A cluster's blobs, into the volume: each digest the volume lacks is copied once (in parallel,
+ * within the engine's bounds on copies in flight), verified while it streams; then the volume is
+ * synced and the blobs recorded, so no row can commit before its blob is durable. A digest the
+ * volume holds already is a dedup hit.
+ */
+final class BlobTransfer {
+
+  /** Passing content of unknown digest up to this size is hashed in memory, larger spooled. */
+  private static final int IN_MEMORY = 8 << 20;
+
+  private final BlobVolume volume;
+  private final int volumeId;
+  private final VolumeStore volumes;
+  private final WriteContext context;
+
+  BlobTransfer(BlobVolume volume, int volumeId, VolumeStore volumes, WriteContext context) {
+    this.volume = volume;
+    this.volumeId = volumeId;
+    this.volumes = volumes;
+    this.context = context;
+  }
+
+  /** A blob copied, or why not. */
+  private record Copied(StoredBlob blob, FailureReason reason, String detail) {}
+
+  /**
+   * Puts the blobs of these items in the volume (those staged as they passed are there already)
+   * and returns where each item's blob is; an item whose blob failed is told to the journal and
+   * left out.
+   */
+  Map<ItemToWrite, StoredBlob> transfer(List<ItemToWrite> items, ClusterJournal journal)
+      throws SQLException {
+    Map<ItemToWrite, StoredBlob> result = new HashMap<>();
+    Map<BlobDigest, List<ItemToWrite>> byDigest = new LinkedHashMap<>();
+    List<StoredBlob> newBlobs = new ArrayList<>();
+    for (ItemToWrite item : items) {
+      if (!item.type().hasBlob()) {
+        continue;
+      }
+      if (item.staged() != null) {
+        StoredBlob blob = (StoredBlob) item.staged().handle();
+        result.put(item, blob);
+        newBlobs.add(blob);
+      } else {
+        byDigest.computeIfAbsent(item.state().digest(), d -> new ArrayList<>()).add(item);
+      }
+    }
+    long dedupHits = 0;
+    if (!byDigest.isEmpty()) {
+      Map<BlobDigest, StoredBlob> present = volumes.present(volumeId, byDigest.keySet());
+      Map<BlobDigest, Future<Copied>> copies = new LinkedHashMap<>();
+      for (Map.Entry<BlobDigest, List<ItemToWrite>> e : byDigest.entrySet()) {
+        if (!present.containsKey(e.getKey())) {
+          long size = e.getValue().get(0).state().size();
+          copies.put(e.getKey(), context.io().submit(() -> copy(e.getKey(), size)));
+        }
+      }
+      for (Map.Entry<BlobDigest, List<ItemToWrite>> e : byDigest.entrySet()) {
+        BlobDigest digest = e.getKey();
+        List<ItemToWrite> users = e.getValue();
+        StoredBlob blob = present.get(digest);
+        if (blob == null) {
+          Copied copied = await(copies.get(digest));
+          if (copied.blob() == null) {
+            users.forEach(u -> journal.failed(u, copied.reason(), copied.detail()));
+            continue;
+          }
+          blob = copied.blob();
+          newBlobs.add(blob);
+          dedupHits += users.size() - 1;
+        } else {
+          dedupHits += users.size();
+        }
+        for (ItemToWrite u : users) {
+          if (u.state().size() != blob.rawSize()) {
+            journal.failed(
+                u,
+                FailureReason.SIZE_MISMATCH,
+                "it declares "
+                    + u.state().size()
+                    + " bytes but its blob "
+                    + digest
+                    + " has "
+                    + blob.rawSize());
+          } else {
+            result.put(u, blob);
+          }
+        }
+      }
+    }
+    journal.dedupHits(dedupHits);
+    if (!newBlobs.isEmpty()) {
+      try {
+        volume.sync();
+      } catch (IOException e) {
+        throw new SQLException("cannot make the cluster's blobs durable: " + e.getMessage(), e);
+      }
+      volumes.record(volumeId, newBlobs);
+    }
+    return result;
+  }
+
+  private static Copied await(Future<Copied> future) throws SQLException {
+    try {
+      return future.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof SQLException sql) {
+        throw sql;
+      }
+      throw new SQLException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SQLException("interrupted while copying blobs", e);
+    }
+  }
+
+  /** Copies one blob, within the engine's bounds on copies in flight. */
+  private Copied copy(BlobDigest digest, long size) throws InterruptedException {
+    boolean large = size >= WriteContext.LARGE_CONTENT;
+    context.metrics().blobTransferWaiting(1);
+    context.transfers().acquire();
+    try {
+      if (large) {
+        context.largeTransfers().acquire();
+      }
+    } catch (InterruptedException e) {
+      context.transfers().release();
+      throw e;
+    } finally {
+      context.metrics().blobTransferWaiting(-1);
+    }
+    long started = System.nanoTime();
+    try (InputStream in = context.blobs().openVerified(digest, size)) {
+      return new Copied(volume.write(digest, size, in), null, null);
+    } catch (BlobException e) {
+      return new Copied(null, FailureReason.of(e.reason()), e.getMessage());
+    } catch (IOException e) {
+      return new Copied(null, FailureReason.BLOB_IO, "blob " + digest + ": " + e.getMessage());
+    } finally {
+      if (large) {
+        context.largeTransfers().release();
+      }
+      context.transfers().release();
+      context.metrics().blobTransfer().record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /**
+   * Writes content as it passes: with a declared digest, checked as it streams; without one, its
+   * digest is computed first (in memory for small content, through a spool file for large).
+   */
+  StoredBlob stage(Passing content, BlobDigest declared) throws IOException {
+    long size = content.size();
+    if (declared != null) {
+      try (InputStream in =
+          new VerifyingInputStream(content.open(), declared, size, content.describe())) {
+        return volume.write(declared, size, in);
+      }
+    }
+    MessageDigest sha = BlobDigest.newSha256();
+    try (InputStream raw = new DigestInputStream(content.open(), sha)) {
+      byte[] head = raw.readNBytes(IN_MEMORY + 1);
+      if (head.length <= IN_MEMORY) {
+        BlobDigest digest = BlobDigest.of(sha.digest());
+        return volume.write(digest, head.length, new ByteArrayInputStream(head));
+      }
+      Path spool = Files.createTempFile("mailrestore-spool", ".eml");
+      try {
+        long total;
+        try (OutputStream out = Files.newOutputStream(spool)) {
+          out.write(head);
+          total = head.length + raw.transferTo(out);
+        }
+        BlobDigest digest = BlobDigest.of(sha.digest());
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(spool), 1 << 16)) {
+          return volume.write(digest, total, in);
+        }
+      } finally {
+        Files.deleteIfExists(spool);
+      }
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package org.mailrestore.source;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Set;
+import org.mailrestore.blob.BlobSource;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.ClassOfService;
+import org.mailrestore.mail.DistributionList;
+import org.mailrestore.mail.Domain;
+import org.mailrestore.mail.Grant;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Parsed;
+
+/**
+ * A place restores read from: a backup in our format, a tree of Maildir mailboxes, an archive, or a
+ * restore target read back. It presents provisioning (domains, classes of service, lists,
+ * accounts), each account's items as revisions (folder-like items and tags first, then content)
+ * and shares, and the blobs the items name.
+ *
+ * <p>Contract (checked by {@code MailSourceContract} for every implementation): what cannot be read
+ * is reported, never thrown, below the level of the whole source (a {@link Parsed.Failed}, an
+ * {@link ItemEntry.Undecodable}, a {@link SourceProblem}); item streams are lazy and hold no more
+ * than one account's folders in memory; reading the same source twice gives the same ids.
+ */
+public interface MailSource extends AutoCloseable {
+
+  /** Where the source is, for people (no secrets). */
+  String describe();
+
+  /**
+   * A name for one of the source's accounts that is unique across sources, such as {@code <server
+   * id>/<account id>}: item ids are unique only within it, and the restore's id map is keyed by it.
+   * The same source read again must give the same reference.
+   */
+  String accountRef(String accountId);
+
+  List<Parsed<Domain>> domains();
+
+  List<Parsed<ClassOfService>> classesOfService();
+
+  List<Parsed<DistributionList>> distributionLists();
+
+  /** The ids of the source's accounts, in a stable order. */
+  List<String> accountIds();
+
+  Parsed<Account> account(String accountId);
+
+  /** Grants on the account's folders; an empty list when it shares nothing. */
+  Parsed<List<Grant>> grants(String accountId);
+
+  /**
+   * Streams the records of an account whose type is in {@code types}. Undecodable records are
+   * always returned, whatever their type, so the caller can report them.
+   *
+   * @throws IOException when the account's items cannot be opened at all
+   */
+  ItemStream items(String accountId, Set<ItemType> types) throws IOException;
+
+  /** The blobs items name by digest (content that is not {@link Passing}). */
+  BlobSource blobs();
+
+  /**
+   * What of an account's source could not be presented as items (unreadable files of a tree, a
+   * truncated archive). Complete once the account's items have been read.
+   */
+  default List<SourceProblem> problems(String accountId) {
+    return List.of();
+  }
+
+  @Override
+  void close() throws IOException;
+}

@@ -1,0 +1,365 @@
+package org.mailrestore.maildir;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.mailrestore.source.ItemEntry;
+import org.mailrestore.source.ItemStream;
+import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.mail.SystemFolder;
+import org.mailrestore.source.SourceProblem;
+
+/**
+ * One user's directory of a Maildir tree, seen as an account: its folders (planned from the
+ * directories alone, cheaply, when the account is first looked at) and its messages (read, hashed
+ * and written as item records when its items are first read). Item ids follow the sorted order of
+ * the tree, so the same tree always gives the same ids: a resumed restore must see an unchanged
+ * tree.
+ */
+final class MaildirAccount {
+
+  /** How much of a message is kept to read its headers from. */
+  private static final int HEAD_BYTES = 64 * 1024;
+
+  /**
+   * A folder to create, or a directory that became a system folder ({@code created} false).
+   *
+   * @param relDir the directory relative to the user's, or null for a folder only implied by a
+   *     Maildir++ name ({@code .A.B} without {@code .A})
+   */
+  record Folder(int id, int parentId, String name, String relDir, boolean created, long mtime) {}
+
+  /** Where messages are: a directory and the folder its files go to. */
+  private record MessageDir(Path dir, String relDir, int folderId, boolean isNew) {}
+
+  private final String accountId;
+  private final Path userDir;
+  private final MaildirLayout layout;
+  private final List<Folder> folders = new ArrayList<>();
+  private final List<MessageDir> messageDirs = new ArrayList<>();
+  private final Map<Integer, String> systemDirs = new LinkedHashMap<>();
+  private final Set<SourceProblem> problems =
+      java.util.Collections.synchronizedSet(new java.util.LinkedHashSet<>());
+  private int firstMessageId;
+  private int nextId = SystemFolder.FIRST_USER_ID;
+
+  MaildirAccount(String accountId, Path userDir, MaildirLayout layout) throws IOException {
+    this.accountId = accountId;
+    this.userDir = userDir;
+    this.layout = layout.resolve(userDir);
+    if (this.layout == MaildirLayout.MAILDIR) {
+      planMaildir();
+    } else {
+      planPlain();
+    }
+    firstMessageId = nextId;
+  }
+
+  private void problem(SourceProblem p) {
+    problems.add(p);
+  }
+
+  MaildirLayout layout() {
+    return layout;
+  }
+
+  /** System folder id to the directory that became it. */
+  Map<Integer, String> systemDirs() {
+    return systemDirs;
+  }
+
+  /** What could not be read, in no order; the same problem met twice is listed once. */
+  List<SourceProblem> problems() {
+    return List.copyOf(problems);
+  }
+
+  private void planPlain() throws IOException {
+    messageDirs.add(new MessageDir(userDir, "", SystemFolder.INBOX.id(), false));
+    record Pending(Path dir, String rel, int parentId, boolean top) {}
+    Deque<Pending> stack = new ArrayDeque<>();
+    List<Path> top = subdirectories(userDir);
+    for (int i = top.size() - 1; i >= 0; i--) {
+      Path d = top.get(i);
+      stack.push(new Pending(d, d.getFileName().toString(), SystemFolder.USER_ROOT.id(), true));
+    }
+    while (!stack.isEmpty()) {
+      Pending p = stack.pop();
+      String name = p.dir().getFileName().toString();
+      SystemFolder system = p.top() ? MaildirNames.systemFolder(name) : null;
+      int id;
+      if (system != null && !systemDirs.containsKey(system.id())) {
+        id = system.id();
+        systemDirs.put(id, p.rel());
+      } else {
+        id = nextId++;
+        folders.add(
+            new Folder(
+                id, p.parentId(), MaildirNames.folderName(name), p.rel(), true, mtime(p.dir())));
+      }
+      messageDirs.add(new MessageDir(p.dir(), p.rel(), id, false));
+      List<Path> children = subdirectories(p.dir());
+      for (int i = children.size() - 1; i >= 0; i--) {
+        Path c = children.get(i);
+        stack.push(new Pending(c, p.rel() + "/" + c.getFileName(), id, false));
+      }
+    }
+  }
+
+  private void planMaildir() throws IOException {
+    addMaildirMessages(userDir, "", SystemFolder.INBOX.id());
+    Map<String, Integer> byPath = new HashMap<>(); // "A.B" (segments joined) -> folder id
+    for (Path dir : subdirectories(userDir)) {
+      String dirName = dir.getFileName().toString();
+      if (!dirName.startsWith(".") || dirName.length() < 2) {
+        continue; // cur, new, tmp, and anything that is not a Maildir++ folder
+      }
+      String[] segments = dirName.substring(1).split("\\.", -1);
+      int parent = SystemFolder.USER_ROOT.id();
+      StringBuilder path = new StringBuilder();
+      for (int s = 0; s < segments.length; s++) {
+        boolean last = s == segments.length - 1;
+        path.append(s == 0 ? "" : ".").append(segments[s]);
+        Integer known = byPath.get(path.toString());
+        if (known != null) {
+          parent = known;
+          continue;
+        }
+        SystemFolder system = s == 0 ? MaildirNames.systemFolder(segments[0]) : null;
+        int id;
+        if (system != null && !systemDirs.containsKey(system.id())) {
+          id = system.id();
+          systemDirs.put(id, last ? dirName : null);
+        } else {
+          id = nextId++;
+          folders.add(
+              new Folder(
+                  id,
+                  parent,
+                  MaildirNames.folderName(segments[s]),
+                  last ? dirName : null,
+                  true,
+                  last ? mtime(dir) : 0));
+        }
+        byPath.put(path.toString(), id);
+        parent = id;
+      }
+      addMaildirMessages(dir, dirName, parent);
+    }
+  }
+
+  private void addMaildirMessages(Path dir, String rel, int folderId) {
+    String prefix = rel.isEmpty() ? "" : rel + "/";
+    for (String sub : List.of("cur", "new")) {
+      Path d = dir.resolve(sub);
+      if (Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+        messageDirs.add(new MessageDir(d, prefix + sub, folderId, sub.equals("new")));
+      }
+    }
+  }
+
+  /** The folder items, parents first. */
+  List<Folder> folders() {
+    return folders;
+  }
+
+  /**
+   * The account's item records of these types: its folders (planned already), then every message,
+   * read as the stream passes it (hashed for its digest, its headers parsed for the list fields)
+   * and registered with {@code blobs} so its blob can be opened by digest.
+   */
+  ItemStream items(Set<ItemType> types, MaildirBlobSource blobs) {
+    List<Item> folderItems = new ArrayList<>();
+    if (types.contains(ItemType.FOLDER)) {
+      for (Folder f : folders) {
+        folderItems.add(folderItem(f));
+      }
+    }
+    boolean messages = types.contains(ItemType.MESSAGE);
+    return new ItemStream() {
+      private int folderIndex;
+      private int dirIndex = messages ? 0 : messageDirs.size();
+      private List<Path> files = List.of();
+      private int fileIndex;
+      private int nextId = firstMessageId;
+      private final byte[] head = new byte[HEAD_BYTES];
+      private final byte[] buffer = new byte[64 * 1024];
+      private ItemEntry next;
+
+      @Override
+      public boolean hasNext() {
+        if (next == null) {
+          next = advance();
+        }
+        return next != null;
+      }
+
+      @Override
+      public ItemEntry next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        ItemEntry e = next;
+        next = null;
+        return e;
+      }
+
+      private ItemEntry advance() {
+        if (folderIndex < folderItems.size()) {
+          Item f = folderItems.get(folderIndex++);
+          return new ItemEntry.Decoded(f, f.revisions().get(0).name());
+        }
+        while (dirIndex < messageDirs.size()) {
+          MessageDir md = messageDirs.get(dirIndex);
+          if (fileIndex == 0 && files.isEmpty()) {
+            files = regularFiles(md.dir(), md.relDir());
+          }
+          while (fileIndex < files.size()) {
+            Path file = files.get(fileIndex++);
+            int id = nextId++;
+            Item message = message(md, file, id, head, buffer, blobs);
+            if (message != null) {
+              return new ItemEntry.Decoded(message, relative(md, file));
+            }
+          }
+          dirIndex++;
+          files = List.of();
+          fileIndex = 0;
+        }
+        return null;
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  private Item folderItem(Folder f) {
+    Revision.Builder r =
+        Revision.builder(1, f.mtime())
+            .uuid(uuid("folder:" + (f.relDir() == null ? "#" + f.id() : f.relDir())))
+            .folder(f.parentId())
+            .name(f.name())
+            .view("message");
+    if (f.relDir() != null) {
+      r.attrs(Map.of(MaildirNames.DIR_ATTR, MaildirNames.encode(f.relDir())));
+    }
+    return new Item(f.id(), ItemType.FOLDER, List.of(r.build()));
+  }
+
+  private static String relative(MessageDir md, Path file) {
+    String name = file.getFileName().toString();
+    return md.relDir().isEmpty() ? name : md.relDir() + "/" + name;
+  }
+
+  /** One message read (hashed, headers parsed), or null when its file cannot be read. */
+  private Item message(
+      MessageDir md, Path file, int id, byte[] head, byte[] buffer, MaildirBlobSource blobs) {
+    String name = file.getFileName().toString();
+    String rel = relative(md, file);
+    try {
+      MessageDigest sha256 = BlobDigest.newSha256();
+      long size = 0;
+      int headLength = 0;
+      try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+        for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+          sha256.update(buffer, 0, n);
+          if (headLength < HEAD_BYTES) {
+            int keep = Math.min(n, HEAD_BYTES - headLength);
+            System.arraycopy(buffer, 0, head, headLength, keep);
+            headLength += keep;
+          }
+          size += n;
+        }
+      }
+      BlobDigest digest = BlobDigest.of(sha256.digest());
+      MessageHeaders headers = MessageHeaders.parse(head, headLength);
+      long mtime = mtime(file);
+      Revision r =
+          Revision.builder(1, mtime)
+              .uuid(uuid("message:" + rel))
+              .folder(md.folderId())
+              .flags(layout == MaildirLayout.MAILDIR ? MaildirNames.flags(name, md.isNew()) : "")
+              .date(headers.date() != null ? headers.date() : mtime)
+              .blob(size, digest)
+              .sender(headers.sender())
+              .subject(headers.subject())
+              .attrs(Map.of(MaildirNames.FILE_ATTR, MaildirNames.encode(rel)))
+              .build();
+      blobs.register(digest, file);
+      return new Item(id, ItemType.MESSAGE, List.of(r));
+    } catch (IOException e) {
+      problem(new SourceProblem(rel, "cannot read the message: " + e.getMessage()));
+      return null;
+    }
+  }
+
+  private String uuid(String what) {
+    return UUID.nameUUIDFromBytes((accountId + "/" + what).getBytes(StandardCharsets.UTF_8))
+        .toString();
+  }
+
+  /** Subdirectories, sorted by name; symbolic links are not followed (and are reported). */
+  private List<Path> subdirectories(Path dir) throws IOException {
+    List<Path> result = new ArrayList<>();
+    for (Path p : sorted(dir)) {
+      if (Files.isSymbolicLink(p)) {
+        problem(
+            new SourceProblem(
+                userDir.relativize(p).toString(), "a symbolic link; links are not followed"));
+      } else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+        result.add(p);
+      }
+    }
+    return result;
+  }
+
+  private List<Path> regularFiles(Path dir, String rel) {
+    List<Path> result = new ArrayList<>();
+    try {
+      for (Path p : sorted(dir)) {
+        if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+          result.add(p);
+        } else if (Files.isSymbolicLink(p) && !Files.isDirectory(p)) {
+          problem(
+              new SourceProblem(
+                  userDir.relativize(p).toString(), "a symbolic link; links are not followed"));
+        }
+      }
+    } catch (IOException e) {
+      problem(new SourceProblem(rel, "cannot list the folder: " + e.getMessage()));
+    }
+    return result;
+  }
+
+  private static List<Path> sorted(Path dir) throws IOException {
+    List<Path> entries = new ArrayList<>();
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+      stream.forEach(entries::add);
+    }
+    entries.sort(null);
+    return entries;
+  }
+
+  private static long mtime(Path p) throws IOException {
+    return Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis();
+  }
+}

@@ -1,0 +1,160 @@
+package org.mailrestore.maildir;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.mailrestore.mail.SystemFolder;
+import org.mailrestore.mail.TextRules;
+
+/** The naming rules of Maildir trees: flags in file names, folder names, paths kept for export. */
+public final class MaildirNames {
+
+  /** Item attribute: a message's file, relative to its user's directory (see {@link #encode}). */
+  public static final String FILE_ATTR = "maildir.file";
+
+  /** Item attribute: a folder's directory, relative to its user's directory. */
+  public static final String DIR_ATTR = "maildir.dir";
+
+  /** Account attribute: the layout the account came from ({@code maildir} or {@code plain}). */
+  public static final String LAYOUT_ATTR = "maildir.layout";
+
+  /**
+   * Account attribute prefix: {@code maildir.folder.<system folder id>} is the directory that
+   * became that system folder (an Enron {@code inbox}, a Maildir++ {@code .Sent}).
+   */
+  public static final String SYSTEM_DIR_ATTR_PREFIX = "maildir.folder.";
+
+  /** Top-level folder names (lower case) restored into the system folder of the same role. */
+  private static final Map<String, SystemFolder> SYSTEM_NAMES =
+      Map.of(
+          "inbox", SystemFolder.INBOX,
+          "sent", SystemFolder.SENT,
+          "drafts", SystemFolder.DRAFTS,
+          "trash", SystemFolder.TRASH,
+          "junk", SystemFolder.JUNK);
+
+  private static final Pattern DOMAIN =
+      Pattern.compile("[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+");
+
+  private MaildirNames() {}
+
+  /** Whether {@code name} is a domain name the accounts of a tree can be created in. */
+  public static boolean isDomainName(String name) {
+    return name != null && DOMAIN.matcher(name.toLowerCase(Locale.ROOT)).matches();
+  }
+
+  /** Whether a user directory's name (lower case) can be the local part of an address. */
+  static boolean isLocalPart(String name) {
+    return org.mailrestore.backup.BackupLayout.isSafeSegment(name) && name.indexOf('@') < 0;
+  }
+
+  /** The system folder a top-level folder of this name stands for, or null. */
+  static SystemFolder systemFolder(String topLevelName) {
+    return SYSTEM_NAMES.get(topLevelName.toLowerCase(Locale.ROOT));
+  }
+
+  /**
+   * Zimbra flag letters from a Maildir file name's info ({@code :2,FRS}, or {@code ;2,} as some
+   * servers write it on file systems without colons). Unknown and lower-case (keyword) letters are
+   * left out; a message without {@code S} is unread; one in {@code new/} always is.
+   */
+  static String flags(String fileName, boolean inNew) {
+    int info = Math.max(fileName.lastIndexOf(":2,"), fileName.lastIndexOf(";2,"));
+    String letters = info < 0 ? "" : fileName.substring(info + 3);
+    StringBuilder zimbra = new StringBuilder();
+    if (inNew || letters.indexOf('S') < 0) {
+      zimbra.append('u');
+    }
+    if (letters.indexOf('R') >= 0) {
+      zimbra.append('r');
+    }
+    if (letters.indexOf('P') >= 0) {
+      zimbra.append('w');
+    }
+    if (letters.indexOf('F') >= 0) {
+      zimbra.append('f');
+    }
+    if (letters.indexOf('D') >= 0) {
+      zimbra.append('d');
+    }
+    if (letters.indexOf('T') >= 0) {
+      zimbra.append('x');
+    }
+    return zimbra.toString();
+  }
+
+  /**
+   * A valid Zimbra folder name for a directory name: control characters become {@code _}, white
+   * space at the ends goes, and it is cut to the name limit. The directory's own name is kept in
+   * {@link #DIR_ATTR} for export.
+   */
+  static String folderName(String directoryName) {
+    StringBuilder sb = new StringBuilder(directoryName.length());
+    for (int i = 0; i < directoryName.length(); i++) {
+      char c = directoryName.charAt(i);
+      boolean unpaired =
+          Character.isSurrogate(c)
+              && !(Character.isHighSurrogate(c)
+                  && i + 1 < directoryName.length()
+                  && Character.isLowSurrogate(directoryName.charAt(i + 1)));
+      if (Character.isISOControl(c) || c == '/' || unpaired) {
+        sb.append('_');
+      } else {
+        sb.append(c);
+        if (Character.isHighSurrogate(c) && !unpaired) {
+          sb.append(directoryName.charAt(++i));
+        }
+      }
+    }
+    String name = sb.toString().strip();
+    if (name.length() > TextRules.MAX_NAME_LENGTH) {
+      int end = TextRules.MAX_NAME_LENGTH;
+      if (Character.isHighSurrogate(name.charAt(end - 1))) {
+        end--;
+      }
+      name = name.substring(0, end).strip();
+    }
+    if (name.isEmpty() || name.equals(".") || name.equals("..")) {
+      name = "_" + name;
+    }
+    return name;
+  }
+
+  /**
+   * A relative path as an attribute value: {@code %} and control characters are written {@code %XX}
+   * (attribute values may not hold control characters); {@link #decode} reverses it.
+   */
+  public static String encode(String path) {
+    StringBuilder sb = new StringBuilder(path.length());
+    for (int i = 0; i < path.length(); i++) {
+      char c = path.charAt(i);
+      if (c == '%' || Character.isISOControl(c)) {
+        sb.append('%').append(String.format(Locale.ROOT, "%02X", (int) c));
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.toString();
+  }
+
+  public static String decode(String value) {
+    StringBuilder sb = new StringBuilder(value.length());
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      int code = c == '%' && i + 2 < value.length() ? hex(value, i + 1) : -1;
+      if (code >= 0) {
+        sb.append((char) code);
+        i += 2;
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.toString();
+  }
+
+  private static int hex(String s, int at) {
+    int high = Character.digit(s.charAt(at), 16);
+    int low = Character.digit(s.charAt(at + 1), 16);
+    return high < 0 || low < 0 ? -1 : high * 16 + low;
+  }
+}
