@@ -2,7 +2,6 @@ package org.mailrestore.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,15 +11,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.mailrestore.backup.BackupReader;
+import org.mailrestore.backup.BackupSourceKind;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
 import org.mailrestore.blob.s3.S3Settings;
-import org.mailrestore.restore.BackupSource;
-import org.mailrestore.restore.storage.BackupSources;
-import org.mailrestore.blob.s3.S3Profiles;
-import org.mailrestore.blob.StorageLimits;
-import org.mailrestore.restore.storage.Volumes;
+import org.mailrestore.mailstore.MailstoreKind;
+import org.mailrestore.runtime.RestoreRuntime;
+import org.mailrestore.source.SourceSpec;
+import org.mailrestore.target.TargetSpec;
 import org.mailrestore.testkit.FaultProxy;
 import org.mailrestore.testkit.S3Server;
 import org.mailrestore.testkit.TestS3;
@@ -91,18 +89,20 @@ class S3FaultsIT {
 
     // Checked against the S3 server itself: the proxy has no say in what is there.
     S3Settings direct = S3Settings.of(s3.endpoint(), s3.region(), s3.accessKey(), s3.secretKey());
-    SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    try (S3Profiles profiles = new S3Profiles(Map.of("faulty", direct), registry)) {
-      Volumes volumes = new Volumes(profiles, StorageLimits.DEFAULT, registry);
-      BackupSources sources = new BackupSources(profiles, StorageLimits.DEFAULT, registry);
-      try (BackupReader reader =
-          sources.open(new BackupSource.S3("faulty", backupBucket, "nightly"))) {
-        VerifyReport report =
-            new Verifier(own.database().dataSource(), volumes.openAll(own.database().dataSource()))
-                .verify(reader, Verifier.Options.defaults());
-        assertThat(report.differences()).isEmpty();
-        assertThat(report.blobsChecked()).isPositive();
-      }
+    try (RestoreRuntime runtime =
+        RestoreRuntime.builder()
+            .dataSource(own.database().dataSource())
+            .s3Profiles(Map.of("faulty", direct))
+            .defaultTarget(new TargetSpec(MailstoreKind.NAME, null, null))
+            .build()) {
+      VerifyReport report =
+          runtime.verify(
+              SourceSpec.of(BackupSourceKind.NAME, "s3://" + backupBucket + "/nightly")
+                  .withProfile("faulty"),
+              null,
+              Verifier.Options.defaults());
+      assertThat(report.differences()).isEmpty();
+      assertThat(report.blobsChecked()).isPositive();
     }
   }
 }

@@ -11,11 +11,11 @@ import java.util.stream.Stream;
 import org.mailrestore.backup.BackupSourceKind;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.embedded.EmbeddedMariaDb;
+import org.mailrestore.mailstore.MailstoreKind;
+import org.mailrestore.mailstore.VolumeSpec;
 import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.restore.RestoreEngine;
 import org.mailrestore.restore.RestoreRequest;
-import org.mailrestore.mailstore.MailstoreKind;
-import org.mailrestore.mailstore.VolumeSpec;
 import org.mailrestore.runtime.RestoreRuntime;
 import org.mailrestore.source.SourceSpec;
 import org.mailrestore.verify.Verifier;
@@ -70,8 +70,7 @@ final class DemoCommand implements Callable<Integer> {
             RestoreRuntime.builder()
                 .database(db.jdbcUrl(), "root", "")
                 .defaultTarget(
-                    MailstoreKind.of(
-                        VolumeSpec.local("demo", volume.toAbsolutePath().toString())))
+                    MailstoreKind.of(VolumeSpec.local("demo", volume.toAbsolutePath().toString())))
                 .build()) {
       System.out.printf(
           "    up in %.1f s at %s%n", (System.nanoTime() - started) / 1e9, db.jdbcUrl());

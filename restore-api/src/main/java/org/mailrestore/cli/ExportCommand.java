@@ -26,9 +26,7 @@ final class ExportCommand {
   static void addFormats(CommandLine export) {
     for (ExportFormat format : ExportFormats.installed().all()) {
       export.addSubcommand(
-          format.name(),
-          new CommandLine(new Format(format))
-              .setCommandName(format.name()));
+          format.name(), new CommandLine(new Format(format)).setCommandName(format.name()));
       export
           .getSubcommands()
           .get(format.name())

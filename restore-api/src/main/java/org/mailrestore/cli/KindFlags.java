@@ -34,8 +34,7 @@ final class KindFlags {
     if (existing != null) {
       return existing;
     }
-    OptionSpec.Builder b =
-        OptionSpec.builder(flag).description(description).hidden(false);
+    OptionSpec.Builder b = OptionSpec.builder(flag).description(description).hidden(false);
     if (toggle) {
       b.type(boolean.class).arity("0..1");
     } else {

@@ -5,10 +5,10 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.mailrestore.restore.bookkeeping.AccountProgress;
 import org.mailrestore.restore.AccountState;
 import org.mailrestore.restore.FailureRecord;
 import org.mailrestore.restore.OperationSummary;
+import org.mailrestore.restore.bookkeeping.AccountProgress;
 import org.mailrestore.verify.VerifyReport;
 
 /** Human-readable summaries for the terminal. */

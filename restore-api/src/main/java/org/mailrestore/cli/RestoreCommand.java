@@ -1,11 +1,11 @@
 package org.mailrestore.cli;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.OperationState;
 import org.mailrestore.restore.OperationSummary;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.mailrestore.restore.RestoreEngine;
 import org.mailrestore.runtime.RestoreRuntime;
 import picocli.CommandLine.Command;
@@ -83,8 +83,7 @@ final class RestoreCommand {
               restore.concurrentAccounts > 0 ? restore.concurrentAccounts : machine.accounts(),
               clustersPerAccount,
               blobTransfers);
-      try (RestoreRuntime runtime =
-          store.openForRestore(concurrency, new SimpleMeterRegistry())) {
+      try (RestoreRuntime runtime = store.openForRestore(concurrency, new SimpleMeterRegistry())) {
         RestoreEngine engine = runtime.newEngine(runtime.instanceId(), leaseSeconds);
         String id =
             operation != null ? operation : engine.submit(restore.request(source.source()), null);
@@ -101,8 +100,7 @@ final class RestoreCommand {
           Report.operation(System.out, summary);
           long errors = summary.counts().errors() + summary.counts().warnings();
           if (errors > 0) {
-            Report.failures(
-                System.out, engine.bookkeeping().failures().list(id, 0, 50), errors);
+            Report.failures(System.out, engine.bookkeeping().failures().list(id, 0, 50), errors);
           }
           return exitCode(summary.state());
         }

@@ -40,8 +40,7 @@ final class SourceOptions implements KindFlags.Installable {
             case FILE -> "FILE";
             case FILE_OR_DIRECTORY -> "PATH";
           };
-      locations.put(
-          kind, flags.add(command, "--" + kind.name(), label, kind.description()));
+      locations.put(kind, flags.add(command, "--" + kind.name(), label, kind.description()));
       Map<String, OptionSpec> byName = new LinkedHashMap<>();
       for (KindOption option : kind.options()) {
         byName.put(option.name(), flags.add(command, kind.name(), option));
@@ -58,17 +57,15 @@ final class SourceOptions implements KindFlags.Installable {
   /** The source the flags name, checked. */
   SourceSpec source() {
     List<SourceKind> given = new ArrayList<>();
-    locations.forEach(
-        (kind, option) -> {
-          if (KindFlags.value(option) != null) {
-            given.add(kind);
-          }
-        });
+    locations.forEach((kind, option) -> {
+      if (KindFlags.value(option) != null) {
+        given.add(kind);
+      }
+    });
     if (given.size() != 1) {
       throw new IllegalArgumentException(
           (given.isEmpty() ? "name what to restore from: " : "name one source, not several: ")
-              + String.join(
-                  ", ", locations.keySet().stream().map(k -> "--" + k.name()).toList()));
+              + String.join(", ", locations.keySet().stream().map(k -> "--" + k.name()).toList()));
     }
     SourceKind kind = given.get(0);
     String location = KindFlags.value(locations.get(kind));
@@ -76,13 +73,12 @@ final class SourceOptions implements KindFlags.Installable {
     Map<String, String> values = new TreeMap<>();
     options
         .get(kind)
-        .forEach(
-            (name, option) -> {
-              String v = KindFlags.value(option);
-              if (v != null) {
-                values.put(name, v);
-              }
-            });
+        .forEach((name, option) -> {
+          String v = KindFlags.value(option);
+          if (v != null) {
+            values.put(name, v);
+          }
+        });
     return SourceKinds.installed()
         .normalize(
             new SourceSpec(

@@ -44,31 +44,30 @@ final class TargetOptions implements KindFlags.Installable {
   /** The target the flags name, checked; the mailstore without a volume when none is named. */
   TargetSpec target() {
     List<TargetKind> given = new ArrayList<>();
-    locations.forEach(
-        (kind, option) -> {
-          if (KindFlags.value(option) != null) {
-            given.add(kind);
-          }
-        });
+    locations.forEach((kind, option) -> {
+      if (KindFlags.value(option) != null) {
+        given.add(kind);
+      }
+    });
     if (given.size() > 1) {
       throw new IllegalArgumentException(
           "name one target, not several: "
               + String.join(
-                  ", ",
-                  given.stream().map(k -> k.location().cliFlag(k.name())).toList()));
+                  ", ", given.stream().map(k -> k.location().cliFlag(k.name())).toList()));
     }
     TargetKind kind =
-        given.isEmpty() ? TargetKinds.installed().find(MailstoreKind.NAME).orElseThrow() : given.get(0);
+        given.isEmpty()
+            ? TargetKinds.installed().find(MailstoreKind.NAME).orElseThrow()
+            : given.get(0);
     Map<String, String> values = new TreeMap<>();
     options
         .get(kind)
-        .forEach(
-            (name, option) -> {
-              String v = KindFlags.value(option);
-              if (v != null) {
-                values.put(name, v);
-              }
-            });
+        .forEach((name, option) -> {
+          String v = KindFlags.value(option);
+          if (v != null) {
+            values.put(name, v);
+          }
+        });
     String location = given.isEmpty() ? null : KindFlags.value(locations.get(kind));
     return TargetKinds.installed()
         .normalize(new TargetSpec(kind.name(), location, new TreeMap<>(values)));

@@ -2,8 +2,8 @@ package org.mailrestore.cli;
 
 import java.time.Instant;
 import java.util.concurrent.Callable;
-import org.mailrestore.runtime.RestoreRuntime;
 import org.mailrestore.mail.PointInTime;
+import org.mailrestore.runtime.RestoreRuntime;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
 import picocli.CommandLine.Command;

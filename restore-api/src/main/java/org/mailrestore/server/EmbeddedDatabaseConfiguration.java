@@ -3,7 +3,6 @@ package org.mailrestore.server;
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import org.mailrestore.embedded.EmbeddedMariaDb;
-import org.mailrestore.mailstore.MailstoreSchema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;

@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.mailrestore.blob.BlobCompression;
-import org.mailrestore.blob.s3.S3Settings;
 import org.mailrestore.blob.s3.S3Profiles;
+import org.mailrestore.blob.s3.S3Settings;
 import org.mailrestore.mailstore.MailstoreKind;
 import org.mailrestore.mailstore.VolumeSpec;
 import org.mailrestore.restore.Concurrency;
@@ -107,7 +107,9 @@ class RestoreConfiguration {
     return new S3Profiles(profiles, registry);
   }
 
-  /** The volume restores write to, from the settings (a directory under the data dir by default). */
+  /**
+   * The volume restores write to, from the settings (a directory under the data dir by default).
+   */
   static VolumeSpec volumeSpec(ServerSettings settings) {
     ServerSettings.VolumeSettings v = settings.volume();
     VolumeSpec.Kind kind = VolumeSpec.Kind.parse(v.kind());

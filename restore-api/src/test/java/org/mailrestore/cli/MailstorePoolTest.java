@@ -2,13 +2,16 @@ package org.mailrestore.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.mailstore.MailstoreKind;
+import org.mailrestore.mailstore.VolumeSpec;
 import org.mailrestore.restore.Concurrency;
-import org.mailrestore.restore.storage.VolumeSpec;
+import org.mailrestore.runtime.RestoreRuntime;
 import org.mailrestore.testkit.TestDatabase;
 import org.mailrestore.testkit.TestMariaDb;
 
@@ -19,15 +22,14 @@ class MailstorePoolTest {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     Concurrency concurrency = new Concurrency(3, 2, 8);
     try (TestDatabase db = TestMariaDb.createDatabase();
-        Mailstore store =
-            new Mailstore(
-                db.jdbcUrl(),
-                db.server().user(),
-                db.server().password(),
-                VolumeSpec.local("v", dir.toString()),
-                concurrency,
-                registry)) {
-      assertThat(store.dataSource.getMaximumPoolSize()).isEqualTo(8);
+        RestoreRuntime store =
+            RestoreRuntime.builder()
+                .database(db.jdbcUrl(), db.server().user(), db.server().password())
+                .defaultTarget(MailstoreKind.of(VolumeSpec.local("v", dir.toString())))
+                .concurrency(concurrency)
+                .registry(registry)
+                .build()) {
+      assertThat(((HikariDataSource) store.dataSource()).getMaximumPoolSize()).isEqualTo(8);
       assertThat(registry.get("hikaricp.connections.max").tag("pool", "mailstore").gauge().value())
           .isEqualTo(8.0);
       assertThat(registry.get("hikaricp.connections.active").gauge()).isNotNull();

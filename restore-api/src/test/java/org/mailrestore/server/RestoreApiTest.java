@@ -18,13 +18,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.mailrestore.backup.BackupReader;
-import org.mailrestore.backup.LocalBackupStorage;
+import org.mailrestore.backup.BackupSourceKind;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.mail.Json;
-import org.mailrestore.restore.storage.Volumes;
+import org.mailrestore.runtime.RestoreRuntime;
 import org.mailrestore.testkit.TestDatabase;
 import org.mailrestore.testkit.TestMariaDb;
 import org.mailrestore.verify.Verifier;
@@ -57,7 +56,7 @@ class RestoreApiTest {
 
   @Autowired DataSource dataSource;
 
-  @Autowired Volumes volumes;
+  @Autowired RestoreRuntime runtime;
 
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -144,7 +143,7 @@ class RestoreApiTest {
   }
 
   static Map<String, Object> local(Path path) {
-    return Map.of("source", Map.of("kind", "local", "path", path.toString()));
+    return Map.of("source", Map.of("kind", "backup", "location", path.toString()));
   }
 
   JsonNode awaitEnd(String id) throws Exception {
@@ -248,19 +247,22 @@ class RestoreApiTest {
       assertFieldError(
           post("/api/v1/restores", Map.of("source", Map.of("kind", "ftp"))), "source.kind");
       assertFieldError(
-          post("/api/v1/restores", Map.of("source", Map.of("kind", "local"))), "source.path");
+          post("/api/v1/restores", Map.of("source", Map.of("kind", "backup"))), "source.location");
       assertFieldError(
           post(
               "/api/v1/restores",
               Map.of(
-                  "source", Map.of("kind", "local", "path", small.toString()), "clusterSize", -1)),
+                  "source",
+                  Map.of("kind", "backup", "location", small.toString()),
+                  "clusterSize",
+                  -1)),
           "clusterSize");
       assertFieldError(
           post(
               "/api/v1/restores",
               Map.of(
                   "source",
-                  Map.of("kind", "local", "path", small.toString()),
+                  Map.of("kind", "backup", "location", small.toString()),
                   "conflictPolicy",
                   "overwrite")),
           "conflictPolicy");
@@ -269,8 +271,14 @@ class RestoreApiTest {
               "/api/v1/restores",
               Map.of(
                   "source",
-                  Map.of("kind", "maildir", "path", small.toString(), "domain", "not a domain"))),
-          "source.domain");
+                  Map.of(
+                      "kind",
+                      "maildir",
+                      "location",
+                      small.toString(),
+                      "options",
+                      Map.of("domain", "not a domain")))),
+          "source.options.domain");
       assertFieldError(get("/api/v1/restores?size=0"), "size");
       assertFieldError(get("/api/v1/restores?state=SLEEPING"), "state");
     }
@@ -294,13 +302,13 @@ class RestoreApiTest {
       };
       for (String path : escapes) {
         Answer a =
-            post("/api/v1/restores", Map.of("source", Map.of("kind", "local", "path", path)));
-        assertFieldError(a, "source.path");
+            post("/api/v1/restores", Map.of("source", Map.of("kind", "backup", "location", path)));
+        assertFieldError(a, "source.location");
       }
       Answer s3 =
           post(
               "/api/v1/restores",
-              Map.of("source", Map.of("kind", "s3", "bucket", "b", "profile", "nope")));
+              Map.of("source", Map.of("kind", "backup", "location", "s3://b/", "profile", "nope")));
       assertFieldError(s3, "source.profile");
     }
 
@@ -326,7 +334,7 @@ class RestoreApiTest {
               "/api/v1/restores",
               Map.of(
                   "source",
-                  Map.of("kind", "local", "path", small.toString()),
+                  Map.of("kind", "backup", "location", small.toString()),
                   "conflictPolicy",
                   "replace"));
       assertThat(started.status()).as(started.body()).isEqualTo(201);
@@ -382,7 +390,7 @@ class RestoreApiTest {
       Map<String, Object> body =
           Map.of(
               "source",
-              Map.of("kind", "local", "path", large.toString()),
+              Map.of("kind", "backup", "location", large.toString()),
               "clusterSize",
               50,
               "concurrentAccounts",
@@ -410,12 +418,9 @@ class RestoreApiTest {
       assertThat(done.path("state").asString()).isEqualTo("COMPLETED");
       assertThat(done.path("counts").path("itemsRestored").asLong()).isGreaterThan(before);
       // Nothing lost, nothing twice: the store equals the backup (the verifier counts items too).
-      try (BackupReader reader = BackupReader.open(new LocalBackupStorage(large))) {
-        VerifyReport report =
-            new Verifier(dataSource, volumes.openAll(dataSource))
-                .verify(reader, Verifier.Options.defaults());
-        assertThat(report.differences()).isEmpty();
-      }
+      VerifyReport report =
+          runtime.verify(BackupSourceKind.local(large), null, Verifier.Options.defaults());
+      assertThat(report.differences()).isEmpty();
     }
   }
 }

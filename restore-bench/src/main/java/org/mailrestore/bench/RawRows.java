@@ -25,12 +25,12 @@ import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.PointInTime;
 import org.mailrestore.mail.Revision;
-import org.mailrestore.mailstore.MailboxStore.TagLink;
-import org.mailrestore.restore.bookkeeping.IdMap.Mapping;
 import org.mailrestore.mailstore.ItemRow;
 import org.mailrestore.mailstore.MailboxStore;
+import org.mailrestore.mailstore.MailboxStore.TagLink;
 import org.mailrestore.mailstore.ProvisioningStore;
 import org.mailrestore.mailstore.TargetAccount;
+import org.mailrestore.restore.bookkeeping.IdMap.Mapping;
 import org.mailrestore.source.ItemEntry;
 import org.mailrestore.source.ItemStream;
 

@@ -28,9 +28,9 @@ import org.mailrestore.blob.BlobLayout;
 import org.mailrestore.blob.pack.PackedBlobVolume;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Parsed;
-import org.mailrestore.restore.bookkeeping.IdMap;
-import org.mailrestore.mailstore.VolumeStore;
 import org.mailrestore.mailstore.VolumeSpec;
+import org.mailrestore.mailstore.VolumeStore;
+import org.mailrestore.restore.bookkeeping.IdMap;
 
 /**
  * A whole restore, phase 2 measured, next to the limits of the same machine in the same run: the

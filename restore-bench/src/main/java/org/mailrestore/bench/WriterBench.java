@@ -18,16 +18,16 @@ import org.mailrestore.backup.generate.GeneratorSpec;
 import org.mailrestore.bench.RawRows.Cluster;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Parsed;
+import org.mailrestore.mailstore.ItemRow;
+import org.mailrestore.mailstore.MailboxStore;
+import org.mailrestore.mailstore.MailboxStore.TagLink;
 import org.mailrestore.restore.RestoreMetrics;
+import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.bookkeeping.Bookkeeping;
 import org.mailrestore.restore.bookkeeping.ClusterRecord;
 import org.mailrestore.restore.bookkeeping.IdMap;
 import org.mailrestore.restore.bookkeeping.IdSpace;
 import org.mailrestore.target.ProvisionedAccount;
-import org.mailrestore.mailstore.ItemRow;
-import org.mailrestore.mailstore.MailboxStore;
-import org.mailrestore.mailstore.MailboxStore.TagLink;
-import org.mailrestore.restore.RestoreRequest;
 
 /**
  * The mailstore writer against the limit of the same database: the same rows (items, their tags,
@@ -152,10 +152,12 @@ final class WriterBench {
         if (index % 2 == 0) {
           rawNanos += RawRows.insert(rawDb.dataSource, mailbox, sourceRef, clusters, 1);
           writerNanos +=
-              timeWriter(writer, books, operation, sourceId, new IdSpace(mailbox, sourceRef), clusters);
+              timeWriter(
+                  writer, books, operation, sourceId, new IdSpace(mailbox, sourceRef), clusters);
         } else {
           writerNanos +=
-              timeWriter(writer, books, operation, sourceId, new IdSpace(mailbox, sourceRef), clusters);
+              timeWriter(
+                  writer, books, operation, sourceId, new IdSpace(mailbox, sourceRef), clusters);
           rawNanos += RawRows.insert(rawDb.dataSource, mailbox, sourceRef, clusters, 1);
         }
         if (naive == null) {

@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * A blob volume that hands every call to another: decorators extend it and override only what
- * they change.
+ * A blob volume that hands every call to another: decorators extend it and override only what they
+ * change.
  */
 public abstract class ForwardingBlobVolume implements BlobVolume {
 

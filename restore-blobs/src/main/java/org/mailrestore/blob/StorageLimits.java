@@ -1,6 +1,5 @@
 package org.mailrestore.blob;
 
-
 /**
  * Bounds and patience for the storage a restore reads and writes.
  *

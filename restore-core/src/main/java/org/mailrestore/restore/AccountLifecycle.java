@@ -115,7 +115,8 @@ final class AccountLifecycle {
             workers.transfers(),
             workers.largeTransfers(),
             records.metrics());
-    try (MailboxWriter writer = TargetFailure.call(() -> run.target().mailbox(account.target(), context))) {
+    try (MailboxWriter writer =
+        TargetFailure.call(() -> run.target().mailbox(account.target(), context))) {
       ClusterCommit commit = new ClusterCommit(run, records, account, writer);
       FolderPass.FolderMap folders = new FolderPass(run, records, account, writer, commit).run();
       boolean done =
@@ -124,16 +125,17 @@ final class AccountLifecycle {
       if (!done) {
         return null;
       }
-      TargetFailure.call(
-          () -> {
-            writer.finish();
-            return null;
-          });
+      TargetFailure.call(() -> {
+        writer.finish();
+        return null;
+      });
     }
     long errors =
         records
             .db()
-            .call("counting failures", () -> records.books().failures().errorCount(run.id(), sourceId));
+            .call(
+                "counting failures",
+                () -> records.books().failures().errorCount(run.id(), sourceId));
     return errors > 0 ? AccountState.PARTIAL : AccountState.RESTORED;
   }
 

@@ -12,9 +12,9 @@ import org.mailrestore.target.MailboxWriter;
 
 /**
  * Commits an account's clusters through the target, each with a fresh {@link ClusterRecord}, and
- * rides out what can be ridden out: a database outage is retried; a commit whose answer was lost
- * is recognised by its checkpoint, so a cluster is never written twice. For a target whose writes
- * do not commit with the bookkeeping, a cluster's start is recorded first, and a cluster retried or
+ * rides out what can be ridden out: a database outage is retried; a commit whose answer was lost is
+ * recognised by its checkpoint, so a cluster is never written twice. For a target whose writes do
+ * not commit with the bookkeeping, a cluster's start is recorded first, and a cluster retried or
  * found started by an earlier run is written in doubt.
  */
 final class ClusterCommit {
@@ -60,7 +60,11 @@ final class ClusterCommit {
   }
 
   /** The header every cluster of this account starts from. */
-  ClusterRecord.Header header(int seq, long skipped, long failed, java.util.List<org.mailrestore.restore.bookkeeping.FailureRow> failures) {
+  ClusterRecord.Header header(
+      int seq,
+      long skipped,
+      long failed,
+      java.util.List<org.mailrestore.restore.bookkeeping.FailureRow> failures) {
     return new ClusterRecord.Header(
         run.id(),
         account.sourceAccountId(),
@@ -99,10 +103,7 @@ final class ClusterCommit {
           .call(
               "recording a cluster's start",
               () -> {
-                records
-                    .books()
-                    .checkpoints()
-                    .started(run.id(), account.sourceAccountId(), seq);
+                records.books().checkpoints().started(run.id(), account.sourceAccountId(), seq);
                 return null;
               });
     }
@@ -118,11 +119,10 @@ final class ClusterCommit {
                   new ClusterRecord(records.books().dataSource(), header, records.metrics());
               last[0] = record;
               try {
-                TargetFailure.call(
-                    () -> {
-                      writing.write(record, attempts[0]++ > 0);
-                      return null;
-                    });
+                TargetFailure.call(() -> {
+                  writing.write(record, attempts[0]++ > 0);
+                  return null;
+                });
               } catch (SQLException e) {
                 // The connection may have died after the commit went through: the checkpoint
                 // row says whether it did, so a retry never writes a cluster twice.

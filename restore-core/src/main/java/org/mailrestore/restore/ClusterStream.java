@@ -21,8 +21,8 @@ import org.mailrestore.target.ItemBatch.Staged;
 import org.mailrestore.target.MailboxWriter;
 
 /**
- * The second pass over an account's items: the content items, streamed in stored order and cut
- * into clusters (by count and by declared bytes), several in flight. Per cluster: the revision to
+ * The second pass over an account's items: the content items, streamed in stored order and cut into
+ * clusters (by count and by declared bytes), several in flight. Per cluster: the revision to
  * restore is selected, items an earlier run restored are skipped, each item's folder is found in
  * the folder map, and the target writes the rest. Content that passes only once (an archive) is
  * staged in the target as it passes. A resumed account skips the clusters already committed.
@@ -98,7 +98,9 @@ final class ClusterStream {
     return !run.cancel().raised();
   }
 
-  /** An entry as read; content that passes now is staged in the target before the stream moves on. */
+  /**
+   * An entry as read; content that passes now is staged in the target before the stream moves on.
+   */
   private Read read(ItemEntry entry) {
     if (!(entry instanceof ItemEntry.Decoded d) || d.passing() == null) {
       return new Read(entry, null, null, null);
@@ -120,8 +122,7 @@ final class ClusterStream {
     }
   }
 
-  private boolean submit(ClustersInFlight inFlight, int seq, List<Read> batch)
-      throws SQLException {
+  private boolean submit(ClustersInFlight inFlight, int seq, List<Read> batch) throws SQLException {
     if (run.cancel().raised()) {
       return false;
     }
@@ -192,11 +193,9 @@ final class ClusterStream {
               ? p.state().toBuilder().blob(p.staged().size(), p.staged().digest()).build()
               : p.state();
       items.add(
-          new ItemToWrite(
-              p.item().id(), p.item().type(), state, folder, p.location(), p.staged()));
+          new ItemToWrite(p.item().id(), p.item().type(), state, folder, p.location(), p.staged()));
     }
-    commit.items(
-        new ItemBatch(seq, items, false), commit.header(seq, skipped, failed, failures));
+    commit.items(new ItemBatch(seq, items, false), commit.header(seq, skipped, failed, failures));
   }
 
   private FailureRow failure(FailureReason reason, Item item, String location, String detail) {

@@ -9,8 +9,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 
 /**
- * At most {@code limit} clusters of one account at once: submitting blocks until one finishes, which
- * holds back decoding (backpressure). The first failure is rethrown, once the others finished.
+ * At most {@code limit} clusters of one account at once: submitting blocks until one finishes,
+ * which holds back decoding (backpressure). The first failure is rethrown, once the others
+ * finished.
  */
 final class ClustersInFlight {
 
@@ -41,16 +42,15 @@ final class ClustersInFlight {
     rethrowFailures(false);
     metrics.clusterStarted();
     running.add(
-        io.submit(
-            () -> {
-              try {
-                task.run();
-                return null;
-              } finally {
-                metrics.clusterFinished();
-                slots.release();
-              }
-            }));
+        io.submit(() -> {
+          try {
+            task.run();
+            return null;
+          } finally {
+            metrics.clusterFinished();
+            slots.release();
+          }
+        }));
   }
 
   /** Waits for every cluster submitted; rethrows the first failure. */

@@ -31,7 +31,9 @@ import org.mailrestore.target.MailboxWriter;
  */
 final class FolderPass {
 
-  /** Source folder ids and the target folders they were restored as (system folders as they are). */
+  /**
+   * Source folder ids and the target folders they were restored as (system folders as they are).
+   */
   static final class FolderMap {
     private final Map<Integer, Integer> ids = new HashMap<>();
 
@@ -145,8 +147,7 @@ final class FolderPass {
     return records
         .db()
         .call(
-            "reading the folder map",
-            () -> records.books().idMap().mapped(account.idSpace(), ids));
+            "reading the folder map", () -> records.books().idMap().mapped(account.idSpace(), ids));
   }
 
   private void write(Containers c, FolderMap map) throws SQLException {

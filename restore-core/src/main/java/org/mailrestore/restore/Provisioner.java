@@ -120,8 +120,7 @@ final class Provisioner {
     }
   }
 
-  private void provisionAccount(Account account, String location)
-      throws SQLException, IOException {
+  private void provisionAccount(Account account, String location) throws SQLException, IOException {
     RestoreRequest request = run.request();
     String name = request.targetName(account.name());
     boolean withCos = !request.selection().skipCos();

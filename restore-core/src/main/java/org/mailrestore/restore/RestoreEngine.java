@@ -23,7 +23,6 @@ import org.mailrestore.restore.bookkeeping.Bookkeeping;
 import org.mailrestore.restore.bookkeeping.OperationStore;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceFormatException;
-import org.mailrestore.target.MailTarget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;

@@ -60,16 +60,7 @@ public record RestoreRequest(
   /** Restores everything from a source with the defaults. */
   public static RestoreRequest of(SourceSpec source) {
     return new RestoreRequest(
-        source,
-        Selection.ALL,
-        null,
-        null,
-        null,
-        ConflictPolicy.MERGE,
-        null,
-        0,
-        0,
-        null);
+        source, Selection.ALL, null, null, null, ConflictPolicy.MERGE, null, 0, 0, null);
   }
 
   public RestoreRequest withSource(SourceSpec value) {

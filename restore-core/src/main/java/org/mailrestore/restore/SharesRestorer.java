@@ -147,7 +147,9 @@ final class SharesRestorer {
     Integer folder =
         SystemFolder.byId(mount.sourceFolderId()) != null
             ? Integer.valueOf(mount.sourceFolderId())
-            : idMap.mapped(owner.idSpace(), List.of(mount.sourceFolderId())).get(mount.sourceFolderId());
+            : idMap
+                .mapped(owner.idSpace(), List.of(mount.sourceFolderId()))
+                .get(mount.sourceFolderId());
     if (folder == null) {
       record(
           FailureReason.MOUNT_TARGET_MISSING,

@@ -5,6 +5,7 @@ import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceSpec;
 
 /** Opens the sources requests name (see {@link org.mailrestore.source.SourceKinds}). */
+@FunctionalInterface
 public interface SourceOpener {
 
   /**
@@ -16,5 +17,7 @@ public interface SourceOpener {
   MailSource open(SourceSpec spec, Selection selection) throws IOException;
 
   /** The source for people. */
-  String describe(SourceSpec spec);
+  default String describe(SourceSpec spec) {
+    return spec.kind() + " " + spec.location();
+  }
 }

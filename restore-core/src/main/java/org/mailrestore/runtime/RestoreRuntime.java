@@ -20,6 +20,8 @@ import org.mailrestore.export.ExportReport;
 import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.RestoreEngine;
 import org.mailrestore.restore.RestoreMetrics;
+import org.mailrestore.restore.SourceOpener;
+import org.mailrestore.restore.TargetOpener;
 import org.mailrestore.restore.bookkeeping.Bookkeeping;
 import org.mailrestore.restore.bookkeeping.EngineSchema;
 import org.mailrestore.source.MailSource;
@@ -34,9 +36,9 @@ import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
 
 /**
- * Everything a restore runs with, wired once: the bookkeeping database (migrated), S3 profiles,
- * the installed source and target kinds, metrics, and the engine. The CLI, the service, the
- * benchmarks and the exporters build one with {@link #builder()}; nothing else wires the engine.
+ * Everything a restore runs with, wired once: the bookkeeping database (migrated), S3 profiles, the
+ * installed source and target kinds, metrics, and the engine. The CLI, the service, the benchmarks
+ * and the exporters build one with {@link #builder()}; nothing else wires the engine.
  */
 public final class RestoreRuntime implements AutoCloseable {
 
@@ -69,7 +71,8 @@ public final class RestoreRuntime implements AutoCloseable {
     this.sources = new Sources(new SourceContext(s3, b.limits, b.registry, null));
     this.targets =
         new Targets(
-            b.defaultTarget, new TargetContext(dataSource, s3, b.limits, b.registry, b.environment));
+            b.defaultTarget,
+            new TargetContext(dataSource, s3, b.limits, b.registry, b.environment));
   }
 
   public static Builder builder() {
@@ -85,14 +88,30 @@ public final class RestoreRuntime implements AutoCloseable {
   }
 
   /**
-   * Another engine on the same database, sources and targets: a second instance of the service,
-   * as tests and benchmarks start them. Closed with the runtime.
+   * Another engine on the same database, sources and targets: a second instance of the service, as
+   * tests and benchmarks start them. Closed with the runtime.
    */
-  public synchronized RestoreEngine newEngine(String instance, int lease) {
+  public RestoreEngine newEngine(String instance, int lease) {
+    return newEngine(instance, lease, metrics);
+  }
+
+  /** Another engine, with meters of its own (an instance of its own, as a test sees it). */
+  public synchronized RestoreEngine newEngine(
+      String instance, int lease, RestoreMetrics ownMetrics) {
     RestoreEngine created =
-        new RestoreEngine(books, sources, targets, metrics, instance, lease, concurrency);
+        new RestoreEngine(books, sources, targets, ownMetrics, instance, lease, concurrency);
     engines.add(created);
     return created;
+  }
+
+  /** How this runtime opens sources (for an engine wired by hand, as fault tests do). */
+  public SourceOpener sources() {
+    return sources;
+  }
+
+  /** How this runtime opens targets. */
+  public TargetOpener targets() {
+    return targets;
   }
 
   public DataSource dataSource() {
@@ -293,12 +312,7 @@ public final class RestoreRuntime implements AutoCloseable {
         Objects.requireNonNull(jdbcUrl, "a runtime needs a database");
         var pool =
             Database.pool(
-                jdbcUrl,
-                user,
-                password,
-                concurrency.databaseConnections(),
-                poolName,
-                registry);
+                jdbcUrl, user, password, concurrency.databaseConnections(), poolName, registry);
         owned = pool;
         ds = pool;
       }

@@ -88,7 +88,10 @@ final class ContentCheck {
     try (ItemStream stream = run.source.items(account.id(), EnumSet.of(ItemType.TAG))) {
       while (stream.hasNext()) {
         if (stream.next() instanceof ItemEntry.Decoded d) {
-          run.options.pointInTime().select(d.item()).ifPresent(s -> backupTags.add(lower(s.name())));
+          run.options
+              .pointInTime()
+              .select(d.item())
+              .ifPresent(s -> backupTags.add(lower(s.name())));
         }
       }
     }
@@ -190,6 +193,10 @@ final class ContentCheck {
   }
 
   private static List<String> lowerSorted(List<String> names) {
-    return names.stream().map(ContentCheck::lower).distinct().sorted(Comparator.naturalOrder()).toList();
+    return names.stream()
+        .map(ContentCheck::lower)
+        .distinct()
+        .sorted(Comparator.naturalOrder())
+        .toList();
   }
 }

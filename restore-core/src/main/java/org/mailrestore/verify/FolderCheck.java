@@ -88,8 +88,7 @@ final class FolderCheck {
     Integer recovery = ids.get(FolderGraph.RECOVERY_OLD_ID);
     if (plan.needsRecoveryFolder()) {
       if (recovery == null) {
-        run.differ(
-            "account " + name + ": the folder " + plan.recoveryFolderName() + " is missing");
+        run.differ("account " + name + ": the folder " + plan.recoveryFolderName() + " is missing");
       } else {
         mapped.add(recovery);
       }

@@ -50,7 +50,8 @@ final class GrantCheck {
             case ALL_AUTHENTICATED, PUBLIC -> "";
             default -> g.granteeId();
           };
-      expected.add(key(folderMap.get(g.folderId()), g.granteeType().wireName(), grantee, g.rights()));
+      expected.add(
+          key(folderMap.get(g.folderId()), g.granteeType().wireName(), grantee, g.rights()));
     }
     Set<String> actual = new TreeSet<>();
     for (Grant g : run.store.grants(target.ref())) {

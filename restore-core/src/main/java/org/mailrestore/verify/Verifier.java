@@ -16,8 +16,8 @@ import org.mailrestore.target.RestoredStore;
  * Compares what a target holds with the source it was restored from: every account, folder, item,
  * flag, tag, grant and mountpoint, and every content's bytes, as far as the target keeps them
  * ({@link RestoredStore#fidelity()}). It reads the source as the restore does and follows the
- * restore's id map, in batches, so it runs in bounded memory; it also counts the target's items,
- * so a duplicate cannot hide.
+ * restore's id map, in batches, so it runs in bounded memory; it also counts the target's items, so
+ * a duplicate cannot hide.
  *
  * <p>It expects a restore into an empty target: folders renamed or re-homed by the restore (see
  * {@link FolderGraph}) are expected under their new names.
@@ -91,8 +91,7 @@ public final class Verifier {
     this.store = store;
   }
 
-  public VerifyReport verify(MailSource source, Options options)
-      throws SQLException, IOException {
+  public VerifyReport verify(MailSource source, Options options) throws SQLException, IOException {
     return new VerifyRun(source, options, idMap, store).run();
   }
 }

@@ -40,8 +40,10 @@ final class VerifyRun {
   long items;
   long blobsChecked;
   final Set<BlobDigest> blobsSeen = new HashSet<>();
+
   /** Each selected source account's account in the target, by source account id. */
   final Map<String, RestoredAccount> targets = new HashMap<>();
+
   /** Each selected source account's id map, by source account id. */
   final Map<String, IdSpace> spaces = new HashMap<>();
 

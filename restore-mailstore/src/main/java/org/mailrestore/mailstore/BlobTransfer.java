@@ -56,9 +56,9 @@ final class BlobTransfer {
   private record Copied(StoredBlob blob, FailureReason reason, String detail) {}
 
   /**
-   * Puts the blobs of these items in the volume (those staged as they passed are there already)
-   * and returns where each item's blob is; an item whose blob failed is told to the journal and
-   * left out.
+   * Puts the blobs of these items in the volume (those staged as they passed are there already) and
+   * returns where each item's blob is; an item whose blob failed is told to the journal and left
+   * out.
    */
   Map<ItemToWrite, StoredBlob> transfer(List<ItemToWrite> items, ClusterJournal journal)
       throws SQLException {

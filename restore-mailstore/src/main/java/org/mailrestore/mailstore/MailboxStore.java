@@ -4,16 +4,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Types;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.mailrestore.mail.ItemType;
@@ -48,8 +44,8 @@ public final class MailboxStore {
   public record TagLink(int itemId, int tagId) {}
 
   /**
-   * Writes a cluster's rows and the engine's journal of it in one transaction: either everything
-   * is there (rows, id map, failures, checkpoint, counters) or nothing is.
+   * Writes a cluster's rows and the engine's journal of it in one transaction: either everything is
+   * there (rows, id map, failures, checkpoint, counters) or nothing is.
    *
    * @throws org.mailrestore.restore.bookkeeping.LeaseLostException when the account's lease was
    *     lost to another instance (the journal checks it)

@@ -62,7 +62,8 @@ public final class MailstoreKind implements TargetKind {
         KindOption.optional(COMPRESSION_THRESHOLD, "Smallest blob, in bytes, that is compressed")
             .withFlag("--volume-compression-threshold")
             .withDefault("4096"),
-        KindOption.optional(PACK_THRESHOLD, "Largest blob, in bytes, appended to a pack (0: 64 KiB)")
+        KindOption.optional(
+                PACK_THRESHOLD, "Largest blob, in bytes, appended to a pack (0: 64 KiB)")
             .withFlag("--volume-pack-threshold")
             .withDefault("0"),
         KindOption.optional(S3_PROFILE, "The S3 profile of an s3:// volume")

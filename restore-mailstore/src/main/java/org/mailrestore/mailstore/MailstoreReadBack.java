@@ -47,7 +47,8 @@ final class MailstoreReadBack implements RestoredStore {
 
   static RestoredAccount restored(StoredAccount a) {
     return new RestoredAccount(
-        new ProvisionedAccount(a.mailboxId() == null ? 0 : a.mailboxId(), a.uuid(), a.name(), false),
+        new ProvisionedAccount(
+            a.mailboxId() == null ? 0 : a.mailboxId(), a.uuid(), a.name(), false),
         new Account(
             a.uuid(),
             a.name(),
@@ -83,20 +84,18 @@ final class MailstoreReadBack implements RestoredStore {
   @Override
   public List<Grant> grants(ProvisionedAccount account) throws SQLException {
     return reader.grants(account.key()).stream()
-        .map(
-            g ->
-                new Grant(
-                    g.folderId(),
-                    GranteeType.fromWireName(g.granteeType()),
-                    g.granteeId(),
-                    g.granteeName(),
-                    g.rights()))
+        .map(g ->
+            new Grant(
+                g.folderId(),
+                GranteeType.fromWireName(g.granteeType()),
+                g.granteeId(),
+                g.granteeName(),
+                g.rights()))
         .toList();
   }
 
   @Override
-  public Map<Integer, Revision.MountTarget> mounts(ProvisionedAccount account)
-      throws SQLException {
+  public Map<Integer, Revision.MountTarget> mounts(ProvisionedAccount account) throws SQLException {
     Map<Integer, Revision.MountTarget> mounts = new HashMap<>();
     reader
         .mounts(account.key())

@@ -1,7 +1,5 @@
 package org.mailrestore.mailstore;
 
-import org.mailrestore.sql.Sql;
-
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -13,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.sql.Sql;
 
 /** Reads the mailstore back, for verification and export. Keyed, batched queries only. */
 public final class MailstoreReader {
@@ -72,8 +71,7 @@ public final class MailstoreReader {
                 org.mailrestore.mail.Json.toMap(rs.getString(3))));
   }
 
-  private Optional<StoredAccount> accountWhere(String condition, String value)
-      throws SQLException {
+  private Optional<StoredAccount> accountWhere(String condition, String value) throws SQLException {
     return Sql.withConnection(
         dataSource,
         c -> {

@@ -6,8 +6,8 @@ import org.flywaydb.core.Flyway;
 /**
  * Creates and upgrades the mailstore's tables (docs/mailstore.md) with versioned migrations of
  * their own, beside the engine's (which {@code EngineSchema} migrates). A database that holds these
- * tables from before they had their own history is taken as it is: the first migration creates
- * only what is missing.
+ * tables from before they had their own history is taken as it is: the first migration creates only
+ * what is missing.
  */
 public final class MailstoreSchema {
 

@@ -17,8 +17,8 @@ import org.mailrestore.target.WriteContext;
 /**
  * The mailstore as a restore target: its tables live in the bookkeeping's database, so each
  * cluster's rows and the engine's journal commit in one transaction; its blobs go to one volume,
- * made durable and recorded before any row points at them. Opened without a volume, it can only
- * be read back (for {@code verify} and {@code export}).
+ * made durable and recorded before any row points at them. Opened without a volume, it can only be
+ * read back (for {@code verify} and {@code export}).
  */
 public final class MailstoreTarget implements MailTarget {
 

@@ -136,7 +136,8 @@ final class MailstoreWriter implements MailboxWriter {
       }
       int id = ids.next();
       Revision s = item.state();
-      rows.add(ItemRow.of(id, item.type(), item.folder(), s.name(), s, blob == null ? null : volumeId));
+      rows.add(
+          ItemRow.of(id, item.type(), item.folder(), s.name(), s, blob == null ? null : volumeId));
       for (String tag : distinctTags(s.tags())) {
         links.add(new TagLink(id, tags.idFor(tag)));
       }

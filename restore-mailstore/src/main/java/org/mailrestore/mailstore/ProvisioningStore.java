@@ -1,7 +1,5 @@
 package org.mailrestore.mailstore;
 
-import org.mailrestore.sql.Sql;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,6 +17,7 @@ import org.mailrestore.mail.Domain;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Json;
 import org.mailrestore.mail.SystemFolder;
+import org.mailrestore.sql.Sql;
 
 /**
  * Writes provisioning: domains, classes of service, lists, accounts, aliases and mailboxes. Every
@@ -264,8 +263,7 @@ public final class ProvisioningStore {
    * mailbox.
    */
   public void emptyMailbox(int mailboxId) throws SQLException {
-    for (String table :
-        List.of("tagged_item", "tag", "acl", "mountpoint", "mail_item")) {
+    for (String table : List.of("tagged_item", "tag", "acl", "mountpoint", "mail_item")) {
       int deleted;
       do {
         deleted =

@@ -1,9 +1,8 @@
 package org.mailrestore.mailstore;
 
-import org.mailrestore.sql.Sql;
-
 import java.sql.SQLException;
 import javax.sql.DataSource;
+import org.mailrestore.sql.Sql;
 
 /** Phase 3 writes: grants on folders and where mountpoints point. */
 public final class SharesStore {

@@ -50,7 +50,9 @@ final class StoredItems {
       Content content = null;
       if (r.digest() != null) {
         StoredBlob blob =
-            r.volumeId() == null ? null : located.getOrDefault(r.volumeId(), Map.of()).get(r.digest());
+            r.volumeId() == null
+                ? null
+                : located.getOrDefault(r.volumeId(), Map.of()).get(r.digest());
         content = () -> open(r, blob);
       }
       result.add(new RestoredItem(item(item), content));

@@ -4,7 +4,6 @@ import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
-import org.mailrestore.mailstore.MailboxStore;
 
 /**
  * A mailbox's tags by name (compared case-insensitively, as Zimbra does). An item may carry a tag

@@ -1,7 +1,5 @@
 package org.mailrestore.mailstore;
 
-import org.mailrestore.sql.Sql;
-
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,6 +13,7 @@ import java.util.Optional;
 import javax.sql.DataSource;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.StoredBlob;
+import org.mailrestore.sql.Sql;
 
 /** The volumes blobs are restored to, and which blobs each holds (the dedup index). */
 public final class VolumeStore {

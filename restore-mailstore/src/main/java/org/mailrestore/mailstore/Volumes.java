@@ -2,22 +2,21 @@ package org.mailrestore.mailstore;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
 import javax.sql.DataSource;
-import org.mailrestore.blob.BlobVolume;
-import org.mailrestore.blob.StorageLimits;
-import org.mailrestore.blob.s3.S3Profiles;
 import org.mailrestore.blob.BlobStacks;
+import org.mailrestore.blob.BlobVolume;
 import org.mailrestore.blob.LocalBlobVolume;
+import org.mailrestore.blob.StorageLimits;
 import org.mailrestore.blob.pack.LocalPackStore;
 import org.mailrestore.blob.pack.PackedBlobVolume;
 import org.mailrestore.blob.s3.S3BlobVolume;
 import org.mailrestore.blob.s3.S3Location;
 import org.mailrestore.blob.s3.S3PackStore;
+import org.mailrestore.blob.s3.S3Profiles;
 import org.mailrestore.mailstore.VolumeStore.VolumeRow;
 import software.amazon.awssdk.services.s3.S3Client;
 

@@ -65,7 +65,8 @@ public final class BackupSourceKind implements SourceKind {
         new S3BackupStorage(
             client,
             root,
-            context.decorate(new S3BlobSource(client, root.resolve(BackupLayout.BLOBS + "/")), "s3"),
+            context.decorate(
+                new S3BlobSource(client, root.resolve(BackupLayout.BLOBS + "/")), "s3"),
             metadataRetries::increment));
   }
 

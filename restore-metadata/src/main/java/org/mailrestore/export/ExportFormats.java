@@ -41,13 +41,12 @@ public final class ExportFormats {
    */
   public ExportFormat require(String name) {
     return find(name)
-        .orElseThrow(
-            () ->
-                new IllegalArgumentException(
-                    "\""
-                        + name
-                        + "\" is not an export format (known: "
-                        + String.join(", ", formats.stream().map(ExportFormat::name).toList())
-                        + ")"));
+        .orElseThrow(() ->
+            new IllegalArgumentException(
+                "\""
+                    + name
+                    + "\" is not an export format (known: "
+                    + String.join(", ", formats.stream().map(ExportFormat::name).toList())
+                    + ")"));
   }
 }

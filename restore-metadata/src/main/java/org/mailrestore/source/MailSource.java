@@ -15,8 +15,8 @@ import org.mailrestore.mail.Parsed;
 /**
  * A place restores read from: a backup in our format, a tree of Maildir mailboxes, an archive, or a
  * restore target read back. It presents provisioning (domains, classes of service, lists,
- * accounts), each account's items as revisions (folder-like items and tags first, then content)
- * and shares, and the blobs the items name.
+ * accounts), each account's items as revisions (folder-like items and tags first, then content) and
+ * shares, and the blobs the items name.
  *
  * <p>Contract (checked by {@code MailSourceContract} for every implementation): what cannot be read
  * is reported, never thrown, below the level of the whole source (a {@link Parsed.Failed}, an

@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * Content that follows its item in a stream read once, such as a compressed archive: it can be
- * read now, before the item stream moves on, and never again. The restore stores it (or spools it)
- * at once; a source whose content can be opened later offers it through {@link
- * MailSource#blobs()} instead.
+ * Content that follows its item in a stream read once, such as a compressed archive: it can be read
+ * now, before the item stream moves on, and never again. The restore stores it (or spools it) at
+ * once; a source whose content can be opened later offers it through {@link MailSource#blobs()}
+ * instead.
  */
 public interface Passing {
 

@@ -21,8 +21,7 @@ public final class SourceKinds {
   private final List<SourceKind> kinds;
 
   SourceKinds(List<SourceKind> kinds) {
-    this.kinds =
-        kinds.stream().sorted(Comparator.comparing(SourceKind::name)).toList();
+    this.kinds = kinds.stream().sorted(Comparator.comparing(SourceKind::name)).toList();
   }
 
   private static SourceKinds load() {
@@ -55,18 +54,21 @@ public final class SourceKinds {
    * @throws FieldProblems.Invalid when no such kind is installed
    */
   public SourceKind kindOf(SourceSpec spec) {
+    if (spec.kind() == null || spec.kind().isBlank()) {
+      throw new FieldProblems.Invalid(
+          "source.kind", "is required (one of " + String.join(", ", names()) + ")");
+    }
     return find(spec.kind())
-        .orElseThrow(
-            () ->
-                new FieldProblems.Invalid(
-                    List.of(
-                        new FieldProblems.Problem(
-                            "source.kind",
-                            "\""
-                                + spec.kind()
-                                + "\" is not a source kind (known: "
-                                + String.join(", ", names())
-                                + ")"))));
+        .orElseThrow(() ->
+            new FieldProblems.Invalid(
+                List.of(
+                    new FieldProblems.Problem(
+                        "source.kind",
+                        "\""
+                            + spec.kind()
+                            + "\" is not a source kind (known: "
+                            + String.join(", ", names())
+                            + ")"))));
   }
 
   /**
@@ -77,6 +79,11 @@ public final class SourceKinds {
    */
   public SourceSpec normalize(SourceSpec spec) {
     SourceKind kind = kindOf(spec);
+    if (spec.location() == null || spec.location().isBlank()) {
+      throw new FieldProblems.Invalid(
+          "source.location",
+          "is required: an absolute path" + (kind.readsS3() ? " or s3://bucket/prefix" : ""));
+    }
     FieldProblems problems = new FieldProblems();
     String profile = spec.profile();
     if (spec.isS3()) {
@@ -96,7 +103,11 @@ public final class SourceKinds {
     }
     TreeMap<String, String> options =
         KindOptions.normalize(
-            "source.options", "a " + kind.name() + " source", kind.options(), spec.options(), problems);
+            "source.options",
+            "a " + kind.name() + " source",
+            kind.options(),
+            spec.options(),
+            problems);
     SourceSpec normalized = new SourceSpec(spec.kind(), spec.location(), profile, options);
     if (problems.isEmpty()) {
       kind.check(normalized, problems);

@@ -1,5 +1,6 @@
 package org.mailrestore.source;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.Collections;
 import java.util.Map;
 import java.util.SortedMap;
@@ -19,13 +20,8 @@ public record SourceSpec(
 
   public static final String S3_SCHEME = "s3://";
 
+  /** Options are kept sorted; the kind and the location are checked by {@link SourceKinds}. */
   public SourceSpec {
-    if (kind == null || kind.isBlank()) {
-      throw new IllegalArgumentException("a source needs a kind");
-    }
-    if (location == null || location.isBlank()) {
-      throw new IllegalArgumentException("a " + kind + " source needs a location");
-    }
     options =
         Collections.unmodifiableSortedMap(
             options == null ? new TreeMap<>() : new TreeMap<>(options));
@@ -42,8 +38,9 @@ public record SourceSpec(
   }
 
   /** True when the location is {@code s3://bucket/prefix}. */
+  @JsonIgnore
   public boolean isS3() {
-    return location.startsWith(S3_SCHEME);
+    return location != null && location.startsWith(S3_SCHEME);
   }
 
   /** An option's value, or null. */

@@ -79,7 +79,8 @@ class DecoderFuzzTest {
       for (String account : reader.accountIds()) {
         try (ItemStream stream = reader.items(account, ALL)) {
           while (stream.hasNext()) {
-            if (stream.next() instanceof ItemEntry.Decoded(Item item, String location, var passing)) {
+            if (stream.next()
+                instanceof ItemEntry.Decoded(Item item, String location, var passing)) {
               seeds.add(ItemCodecTest.encode(item));
             }
           }

@@ -18,14 +18,13 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import org.mailrestore.source.ItemEntry;
-import org.mailrestore.source.ItemStream;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Revision;
 import org.mailrestore.mail.SystemFolder;
+import org.mailrestore.source.ItemEntry;
+import org.mailrestore.source.ItemStream;
 import org.mailrestore.source.SourceProblem;
 
 /**

@@ -26,11 +26,11 @@ import org.mailrestore.source.ItemStream;
 import org.mailrestore.source.MailSource;
 
 /**
- * Writes one account out as a Maildir tree, each message byte for byte (its digest checked as it
- * is written). An account that came from a Maildir tree goes back to the same layout, directories
- * and file names (kept in the items' {@code maildir.*} attributes); any other becomes Maildir++
- * ({@code cur/new/tmp}, {@code .Folder.Sub}, flags in the file names). Only messages have a place
- * in a Maildir; other items are counted as skipped.
+ * Writes one account out as a Maildir tree, each message byte for byte (its digest checked as it is
+ * written). An account that came from a Maildir tree goes back to the same layout, directories and
+ * file names (kept in the items' {@code maildir.*} attributes); any other becomes Maildir++ ({@code
+ * cur/new/tmp}, {@code .Folder.Sub}, flags in the file names). Only messages have a place in a
+ * Maildir; other items are counted as skipped.
  */
 public final class MaildirExport implements ExportFormat {
 
@@ -101,8 +101,7 @@ public final class MaildirExport implements ExportFormat {
           messages++;
           bytes += state.size();
         } catch (FileAlreadyExistsException e) {
-          tree.problems.add(
-              "item " + item.id() + ": " + root.relativize(file) + " exists already");
+          tree.problems.add("item " + item.id() + ": " + root.relativize(file) + " exists already");
         } catch (BlobException e) {
           tree.problems.add("item " + item.id() + ": " + e.getMessage());
         }

@@ -34,8 +34,8 @@ import org.mailrestore.source.SourceProblem;
  * A tree of mailboxes read as a source: each directory under the root is a user, restored as the
  * account {@code <directory>@<domain>}. An account's folders come from its directories alone; its
  * messages are read as the item stream passes them (hashed for their digest, their headers parsed),
- * and read again from their files when their blobs are copied. The account references name the
- * tree by its absolute path, so restoring the same tree again (from the same path) skips what is
+ * and read again from their files when their blobs are copied. The account references name the tree
+ * by its absolute path, so restoring the same tree again (from the same path) skips what is
  * restored.
  */
 public final class MaildirSource implements MailSource {
@@ -150,12 +150,11 @@ public final class MaildirSource implements MailSource {
     Map<String, String> attributes = new HashMap<>();
     attributes.put(MaildirNames.LAYOUT_ATTR, plan.layout().wireName());
     plan.systemDirs()
-        .forEach(
-            (id, dir) -> {
-              if (dir != null) {
-                attributes.put(MaildirNames.SYSTEM_DIR_ATTR_PREFIX + id, MaildirNames.encode(dir));
-              }
-            });
+        .forEach((id, dir) -> {
+          if (dir != null) {
+            attributes.put(MaildirNames.SYSTEM_DIR_ATTR_PREFIX + id, MaildirNames.encode(dir));
+          }
+        });
     return new Parsed.Ok<>(
         new Account(
             accountId,

@@ -4,11 +4,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.mailrestore.kind.FieldProblems;
+import org.mailrestore.kind.KindOption;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceContext;
 import org.mailrestore.source.SourceKind;
-import org.mailrestore.kind.KindOption;
-import org.mailrestore.kind.FieldProblems;
 import org.mailrestore.source.SourceSpec;
 
 /** Trees of Maildir mailboxes, one directory per user (docs/maildir.md). */
@@ -61,7 +61,13 @@ public final class MaildirSourceKind implements SourceKind {
 
   @Override
   public String describe(SourceSpec spec) {
-    return "Maildir " + spec.location() + " (" + spec.option(LAYOUT) + ", @" + spec.option(DOMAIN) + ")";
+    return "Maildir "
+        + spec.location()
+        + " ("
+        + spec.option(LAYOUT)
+        + ", @"
+        + spec.option(DOMAIN)
+        + ")";
   }
 
   @Override
@@ -76,8 +82,6 @@ public final class MaildirSourceKind implements SourceKind {
   /** A Maildir tree as a source. */
   public static SourceSpec of(Path root, String domain, String layout) {
     return SourceSpec.of(
-        NAME,
-        root.toAbsolutePath().normalize().toString(),
-        Map.of(DOMAIN, domain, LAYOUT, layout));
+        NAME, root.toAbsolutePath().normalize().toString(), Map.of(DOMAIN, domain, LAYOUT, layout));
   }
 }

@@ -8,19 +8,19 @@ import jakarta.validation.constraints.Size;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
+import org.mailrestore.kind.FieldProblems;
 import org.mailrestore.restore.ConflictPolicy;
 import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.Selection;
-import org.mailrestore.kind.FieldProblems;
 import org.mailrestore.source.SourceKinds;
 import org.mailrestore.source.SourceSpec;
 
 /**
  * The body of {@code POST /api/v1/restores}: what to restore and how.
  *
- * @param source where to restore from: {@code kind} (see the installed kinds), {@code location}
- *     (an absolute path inside an allowed root, or {@code s3://bucket/prefix}), {@code profile} (the
- *     S3 profile of an s3:// location) and the kind's {@code options}
+ * @param source where to restore from: {@code kind} (see the installed kinds), {@code location} (an
+ *     absolute path inside an allowed root, or {@code s3://bucket/prefix}), {@code profile} (the S3
+ *     profile of an s3:// location) and the kind's {@code options}
  * @param accounts restore only these accounts (addresses or backup ids); empty: all
  * @param domains restore only accounts of these domains; empty: all
  * @param asOf the instant whose state to restore; absent: the latest

@@ -9,8 +9,8 @@ import org.mailrestore.target.ProvisionedAccount;
  *
  * @param targetKey the target's number for the account's mailbox, once provisioned
  * @param targetId the account's id in the target, once provisioned
- * @param sourceRef the source account's row in {@code restore_source}: with {@code targetKey},
- *     the key of its id map
+ * @param sourceRef the source account's row in {@code restore_source}: with {@code targetKey}, the
+ *     key of its id map
  * @param fresh the mailbox was created or emptied by this operation
  */
 public record AccountProgress(
@@ -33,7 +33,9 @@ public record AccountProgress(
 
   /** The account in the target, once provisioned; null before. */
   public ProvisionedAccount target() {
-    return targetKey == null ? null : new ProvisionedAccount(targetKey, targetId, accountName, fresh);
+    return targetKey == null
+        ? null
+        : new ProvisionedAccount(targetKey, targetId, accountName, fresh);
   }
 
   /** Its id map, once provisioned; null before. */

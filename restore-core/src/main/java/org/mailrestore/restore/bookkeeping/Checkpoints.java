@@ -71,8 +71,7 @@ public final class Checkpoints {
             sourceAccountId));
   }
 
-  static void commit(
-      Connection c, String operationId, String sourceAccountId, int seq, int items)
+  static void commit(Connection c, String operationId, String sourceAccountId, int seq, int items)
       throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(

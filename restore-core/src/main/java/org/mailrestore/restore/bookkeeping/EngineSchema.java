@@ -4,10 +4,10 @@ import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
 /**
- * Creates and upgrades the engine's bookkeeping tables (docs/mailstore.md, "Restore
- * bookkeeping") with versioned migrations of their own, whatever the target. A database that holds
- * these tables from before they had their own history is taken as it is: the first migration
- * creates only what is missing.
+ * Creates and upgrades the engine's bookkeeping tables (docs/mailstore.md, "Restore bookkeeping")
+ * with versioned migrations of their own, whatever the target. A database that holds these tables
+ * from before they had their own history is taken as it is: the first migration creates only what
+ * is missing.
  */
 public final class EngineSchema {
 

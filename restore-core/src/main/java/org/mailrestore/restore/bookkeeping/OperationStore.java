@@ -25,8 +25,9 @@ import org.mailrestore.sql.Sql;
 /**
  * Restore operations in the bookkeeping database: what was asked, their state and phase, who
  * coordinates them, cancel requests, and their counters summed over their accounts. With {@link
- * AccountStore}, {@link FailureStore}, {@link IdMap}, {@link Checkpoints} and {@link PendingMounts},
- * everything an operation needs to be reported, resumed or taken over by another instance.
+ * AccountStore}, {@link FailureStore}, {@link IdMap}, {@link Checkpoints} and {@link
+ * PendingMounts}, everything an operation needs to be reported, resumed or taken over by another
+ * instance.
  */
 public final class OperationStore {
 

@@ -159,7 +159,7 @@ class RestoreEndToEndTest {
     try (RestoreFixture f = new RestoreFixture(other.resolve("volume"))) {
       OperationSummary result = f.restore(RestoreRequest.local(copy.toString()));
       assertThat(result.state()).isEqualTo(OperationState.PARTIAL);
-      List<FailureRecord> failures = f.engine.operations().failures(result.id(), 0, 100);
+      List<FailureRecord> failures = f.engine.bookkeeping().failures().list(result.id(), 0, 100);
       Set<String> failedKeys =
           failures.stream()
               .map(r -> Verifier.Options.key(r.sourceAccountId(), r.itemId()))

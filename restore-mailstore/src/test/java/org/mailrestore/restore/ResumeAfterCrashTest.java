@@ -78,13 +78,12 @@ class ResumeAfterCrashTest {
       AtomicInteger countdown = new AtomicInteger(450);
       RestoreEngine crashing =
           new RestoreEngine(
-              f.engine.operations(),
-              f.target,
-              source ->
+              f.engine.bookkeeping(),
+              (source, selection) ->
                   BackupReader.open(
                       new CrashingStorage(
-                          new LocalBackupStorage(Path.of(((BackupSource.Local) source).path())),
-                          countdown)),
+                          new LocalBackupStorage(Path.of(source.location())), countdown)),
+              f.runtime.targets(),
               f.metrics,
               "test-instance",
               RestoreEngine.DEFAULT_LEASE_SECONDS,

@@ -9,12 +9,14 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
+import org.mailrestore.runtime.RestoreRuntime;
 import org.mailrestore.verify.Verifier;
 
 /**
@@ -24,8 +26,12 @@ import org.mailrestore.verify.Verifier;
  */
 class ConnectionKilledMidClusterTest {
 
-  /** Kills the connection that is about to make the n-th commit, from another connection. */
-  static DataSource killingOnCommit(DataSource real, int n, AtomicInteger killed) {
+  /**
+   * Kills the connection that is about to make the n-th commit once {@code armed} is set (the
+   * runtime's own setup, its migrations, commits before), from another connection.
+   */
+  static DataSource killingOnCommit(
+      DataSource real, int n, AtomicInteger killed, AtomicBoolean armed) {
     AtomicInteger commits = new AtomicInteger();
     return (DataSource)
         Proxy.newProxyInstance(
@@ -41,7 +47,9 @@ class ConnectionKilledMidClusterTest {
                   Connection.class.getClassLoader(),
                   new Class<?>[] {Connection.class},
                   (p, m, a) -> {
-                    if (m.getName().equals("commit") && commits.incrementAndGet() == n) {
+                    if (m.getName().equals("commit")
+                        && armed.get()
+                        && commits.incrementAndGet() == n) {
                       long id;
                       try (Statement s = connection.createStatement();
                           ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
@@ -86,16 +94,12 @@ class ConnectionKilledMidClusterTest {
     long expected = MergeOfDifferentSourcesTest.liveItems(backup);
     try (RestoreFixture f = new RestoreFixture(dir.resolve("volume"))) {
       AtomicInteger killed = new AtomicInteger();
-      DataSource flaky = killingOnCommit(f.database.dataSource(), 12, killed);
-      RestoreEngine engine =
-          new RestoreEngine(
-              new OperationStore(flaky),
-              new RestoreTarget(flaky, f.volume, f.target.volumeId()),
-              f.sources,
-              f.metrics,
-              "test-instance",
-              RestoreEngine.DEFAULT_LEASE_SECONDS,
-              new Concurrency(3, 2, 16));
+      AtomicBoolean armed = new AtomicBoolean();
+      DataSource flaky = killingOnCommit(f.database.dataSource(), 12, killed, armed);
+      RestoreRuntime onFlaky = f.runtime(flaky, RestoreEngine.DEFAULT_LEASE_SECONDS);
+      onFlaky.target(null);
+      RestoreEngine engine = onFlaky.engine();
+      armed.set(true);
       String id = engine.submit(RestoreRequest.local(backup.toString()).withClusterSize(40), null);
       OperationSummary result = engine.run(id);
       assertThat(killed).hasValue(1);
@@ -104,6 +108,7 @@ class ConnectionKilledMidClusterTest {
       assertThat(count(f.database.dataSource(), "restore_id_map")).isEqualTo(expected);
       assertThat(f.registry.get("mailrestore.db.retries").counter().count()).isPositive();
       assertThat(f.verify(backup, Verifier.Options.defaults()).differences()).isEmpty();
+      onFlaky.close();
     }
   }
 }

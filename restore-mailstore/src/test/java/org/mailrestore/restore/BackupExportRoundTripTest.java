@@ -8,8 +8,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
-import org.mailrestore.export.BackupExporter;
+import org.mailrestore.export.ExportFormats;
 import org.mailrestore.export.ExportReport;
+import org.mailrestore.restore.bookkeeping.AccountProgress;
 import org.mailrestore.verify.Verifier;
 
 /**
@@ -34,15 +35,14 @@ class BackupExportRoundTripTest {
       List<String> accounts =
           first
               .engine
-              .operations()
-              .accounts(first.engine.operations().list(null, 0, 1).get(0))
+              .bookkeeping()
+              .accounts()
+              .list(first.engine.operations().list(null, 0, 1).get(0))
               .stream()
               .map(AccountProgress::accountName)
               .toList();
       ExportReport report =
-          new BackupExporter(
-                  first.database.dataSource(), first.volumes.openAll(first.database.dataSource()))
-              .export(accounts, export);
+          first.runtime.export(ExportFormats.installed().require("backup"), null, accounts, export);
       assertThat(report.problems()).isEmpty();
       assertThat(report.items()).isPositive();
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
-import org.mailrestore.restore.storage.VolumeSpec;
+import org.mailrestore.mailstore.VolumeSpec;
 import org.mailrestore.verify.Verifier;
 
 /**
@@ -58,7 +58,7 @@ class CancelAndResumeTest {
       OperationSummary cancelled = run.get(60, TimeUnit.SECONDS);
       assertThat(cancelled.state()).isEqualTo(OperationState.CANCELLED);
       assertThat(cancelled.counts().itemsRestored()).isPositive().isLessThan(expected);
-      assertThat(f.engine.operations().accounts(id)).allMatch(a -> a.leaseOwner() == null);
+      assertThat(f.engine.bookkeeping().accounts().list(id)).allMatch(a -> a.leaseOwner() == null);
 
       OperationSummary resumed = f.engine.run(id);
       assertThat(resumed.state()).isEqualTo(OperationState.COMPLETED);

@@ -28,7 +28,7 @@ class HostileBackupTest {
       assertThat(summary.counts().itemsRestored())
           .as("the good items and the repaired ones")
           .isEqualTo(HostileBackup.GOOD_ITEMS);
-      List<FailureRecord> failures = f.engine.operations().failures(summary.id(), 0, 100);
+      List<FailureRecord> failures = f.engine.bookkeeping().failures().list(summary.id(), 0, 100);
       Map<Integer, String> actual = new TreeMap<>();
       for (FailureRecord failure : failures) {
         assertThat(failure.detail()).as("a reason a person can act on").isNotBlank();

@@ -6,15 +6,15 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Map;
-import org.mailrestore.backup.BackupReader;
+import javax.sql.DataSource;
+import org.mailrestore.backup.BackupSourceKind;
 import org.mailrestore.blob.BlobVolume;
 import org.mailrestore.blob.s3.S3Settings;
-import org.mailrestore.mailstore.MailstoreSchema;
-import org.mailrestore.restore.storage.BackupSources;
-import org.mailrestore.blob.s3.S3Profiles;
-import org.mailrestore.blob.StorageLimits;
-import org.mailrestore.restore.storage.VolumeSpec;
-import org.mailrestore.restore.storage.Volumes;
+import org.mailrestore.mailstore.MailstoreKind;
+import org.mailrestore.mailstore.MailstoreTarget;
+import org.mailrestore.mailstore.VolumeSpec;
+import org.mailrestore.runtime.RestoreRuntime;
+import org.mailrestore.source.SourceSpec;
 import org.mailrestore.testkit.S3Server;
 import org.mailrestore.testkit.TestDatabase;
 import org.mailrestore.testkit.TestMariaDb;
@@ -23,20 +23,19 @@ import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
 
 /**
- * A migrated test database, a volume, and an engine over them, wired as the application wires them.
- * The S3 profile {@code test} reaches the test S3 server.
+ * A test database, a volume, and a runtime over them, wired as the application wires them (by
+ * {@link RestoreRuntime}). The S3 profile {@code test} reaches the test S3 server.
  */
 final class RestoreFixture implements AutoCloseable {
 
   final TestDatabase database;
   final MeterRegistry registry = new SimpleMeterRegistry();
   final RestoreMetrics metrics = new RestoreMetrics(registry);
-  final S3Profiles profiles;
-  final BackupSources sources;
-  final Volumes volumes;
-  final RestoreTarget target;
+  final RestoreRuntime runtime;
   final BlobVolume volume;
   final RestoreEngine engine;
+  private final VolumeSpec volumeSpec;
+  private final boolean withS3;
 
   RestoreFixture(Path volumeDir) throws SQLException, IOException {
     this(VolumeSpec.local("default", volumeDir.toString()), false);
@@ -48,22 +47,29 @@ final class RestoreFixture implements AutoCloseable {
 
   RestoreFixture(VolumeSpec volumeSpec, boolean withS3, int leaseSeconds)
       throws SQLException, IOException {
+    this.volumeSpec = volumeSpec;
+    this.withS3 = withS3;
     database = TestMariaDb.createDatabase();
-    MailstoreSchema.migrate(database.dataSource());
-    profiles = new S3Profiles(withS3 ? Map.of("test", testProfile()) : Map.of(), registry);
-    sources = new BackupSources(profiles, StorageLimits.DEFAULT, registry);
-    volumes = new Volumes(profiles, StorageLimits.DEFAULT, registry);
-    target = volumes.target(database.dataSource(), volumeSpec);
-    volume = target.volume();
-    engine =
-        new RestoreEngine(
-            new OperationStore(database.dataSource()),
-            target,
-            sources,
-            metrics,
-            "test-instance",
-            leaseSeconds,
-            new Concurrency(3, 2, 16));
+    runtime = runtime(database.dataSource(), leaseSeconds);
+    volume = ((MailstoreTarget) runtime.target(null)).volume();
+    engine = runtime.engine();
+  }
+
+  /**
+   * Another runtime over the same volume, on the database as {@code dataSource} reaches it (a
+   * connection that fails, say), with the same meters. Closed with this fixture's.
+   */
+  RestoreRuntime runtime(DataSource dataSource, int leaseSeconds) {
+    return RestoreRuntime.builder()
+        .dataSource(dataSource)
+        .registry(registry)
+        .metrics(metrics)
+        .s3Profiles(withS3 ? Map.of("test", testProfile()) : Map.of())
+        .concurrency(new Concurrency(3, 2, 16))
+        .instanceId("test-instance")
+        .leaseSeconds(leaseSeconds)
+        .defaultTarget(MailstoreKind.of(volumeSpec))
+        .build();
   }
 
   static S3Settings testProfile() {
@@ -72,15 +78,8 @@ final class RestoreFixture implements AutoCloseable {
   }
 
   /** Another engine on the same database and volume: a second instance of the service. */
-  RestoreEngine secondInstance(String instanceId, int leaseSeconds, MeterRegistry registry) {
-    return new RestoreEngine(
-        new OperationStore(database.dataSource()),
-        target,
-        sources,
-        new RestoreMetrics(registry),
-        instanceId,
-        leaseSeconds,
-        new Concurrency(3, 2, 16));
+  RestoreEngine secondInstance(String instanceId, int leaseSeconds, MeterRegistry meters) {
+    return runtime.newEngine(instanceId, leaseSeconds, new RestoreMetrics(meters));
   }
 
   long count(String sql) throws SQLException {
@@ -107,21 +106,17 @@ final class RestoreFixture implements AutoCloseable {
   }
 
   VerifyReport verify(Path backup, Verifier.Options options) throws SQLException, IOException {
-    return verify(new BackupSource.Local(backup.toString()), options);
+    return verify(BackupSourceKind.local(backup), options);
   }
 
-  VerifyReport verify(BackupSource backup, Verifier.Options options)
+  VerifyReport verify(SourceSpec source, Verifier.Options options)
       throws SQLException, IOException {
-    try (BackupReader reader = sources.open(backup)) {
-      return new Verifier(database.dataSource(), volumes.openAll(database.dataSource()))
-          .verify(reader, options);
-    }
+    return runtime.verify(source, null, options);
   }
 
   @Override
   public void close() {
-    engine.close();
-    profiles.close();
+    runtime.close();
     database.close();
   }
 }

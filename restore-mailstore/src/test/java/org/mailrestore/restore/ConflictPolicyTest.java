@@ -22,6 +22,7 @@ import org.mailrestore.mail.Domain;
 import org.mailrestore.mail.Parsed;
 import org.mailrestore.mailstore.ProvisioningStore;
 import org.mailrestore.mailstore.TargetAccount;
+import org.mailrestore.restore.bookkeeping.AccountProgress;
 import org.mailrestore.verify.Verifier;
 
 /**
@@ -98,7 +99,7 @@ class ConflictPolicyTest {
           f.restore(RestoreRequest.local(backup.toString()).withPolicy(ConflictPolicy.SKIP));
       assertThat(result.state()).isEqualTo(OperationState.COMPLETED);
       AccountProgress progress =
-          f.engine.operations().accounts(result.id()).stream()
+          f.engine.bookkeeping().accounts().list(result.id()).stream()
               .filter(a -> a.sourceAccountId().equals(alice.id()))
               .findFirst()
               .orElseThrow();
@@ -128,7 +129,7 @@ class ConflictPolicyTest {
           Statement s = c.createStatement()) {
         lost =
             s.executeUpdate(
-                    "DELETE m, i FROM mail_item m JOIN restore_id_map i ON i.mailbox_id = m.mailbox_id"
+                    "DELETE m, i FROM mail_item m JOIN restore_id_map i ON i.target_key = m.mailbox_id"
                         + " AND i.new_id = m.id WHERE m.mailbox_id = "
                         + existing.mailboxId()
                         + " AND m.type = 5 AND MOD(m.id, 3) = 0")

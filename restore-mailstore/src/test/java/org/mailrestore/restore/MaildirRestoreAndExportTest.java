@@ -14,9 +14,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.export.ExportFormat;
+import org.mailrestore.export.ExportFormats;
 import org.mailrestore.export.ExportReport;
-import org.mailrestore.export.MaildirExporter;
 import org.mailrestore.mail.Flags;
+import org.mailrestore.maildir.MaildirSourceKind;
+import org.mailrestore.source.SourceSpec;
 import org.mailrestore.verify.Verifier;
 
 /**
@@ -90,13 +93,13 @@ class MaildirRestoreAndExportTest {
   @Test
   void aMaildirTreeRestoresAndExportsBackByteForByte() throws Exception {
     Path root = tree();
-    BackupSource source = new BackupSource.Maildir(root.toString(), "Example.org", "auto");
+    SourceSpec source = MaildirSourceKind.of(root, "Example.org", "auto");
     try (RestoreFixture f = new RestoreFixture(dir.resolve("volume"))) {
       OperationSummary summary =
           f.restore(new RestoreRequest(source, null, null, null, null, null, null, 0, 0, null));
       // The symbolic link is reported, not followed; everything else is restored.
       assertThat(summary.state()).as(summary.message()).isEqualTo(OperationState.PARTIAL);
-      assertThat(f.engine.operations().failures(summary.id(), 0, 10))
+      assertThat(f.engine.bookkeeping().failures().list(summary.id(), 0, 10))
           .singleElement()
           .satisfies(failure -> {
             assertThat(failure.reason()).isEqualTo("SOURCE_UNREADABLE");
@@ -147,10 +150,11 @@ class MaildirRestoreAndExportTest {
           .isEqualTo(2);
       assertThat(f.verify(source, Verifier.Options.defaults()).differences()).isEmpty();
 
-      MaildirExporter exporter =
-          new MaildirExporter(f.database.dataSource(), f.volumes.openAll(f.database.dataSource()));
-      ExportReport annaOut = exporter.export("anna@example.org", dir.resolve("out/anna"));
-      ExportReport benOut = exporter.export("ben@example.org", dir.resolve("out/ben"));
+      ExportFormat maildir = ExportFormats.installed().require("maildir");
+      ExportReport annaOut =
+          f.runtime.export(maildir, null, List.of("anna@example.org"), dir.resolve("out/anna"));
+      ExportReport benOut =
+          f.runtime.export(maildir, null, List.of("ben@example.org"), dir.resolve("out/ben"));
       assertThat(annaOut.problems()).isEmpty();
       assertThat(benOut.problems()).isEmpty();
       assertThat(annaOut.items()).isEqualTo(5);
