@@ -4,20 +4,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import org.mailrestore.restore.bookkeeping.AccountProgress;
 import org.mailrestore.restore.bookkeeping.Bookkeeping;
 import org.mailrestore.restore.bookkeeping.OperationStore;
@@ -65,7 +58,8 @@ public final class RestoreEngine implements AutoCloseable {
   private final Map<String, CancelSignal> running = new ConcurrentHashMap<>();
   private final DatabaseRetry db;
   private final Records records;
-  private ScheduledExecutorService heartbeat;
+  private final Heartbeat heartbeat;
+  private final Submissions submissions;
 
   public RestoreEngine(
       Bookkeeping books,
@@ -86,6 +80,8 @@ public final class RestoreEngine implements AutoCloseable {
     this.blobPermits = new Semaphore(concurrency.blobTransfers());
     this.db = new DatabaseRetry(DATABASE_PATIENCE, metrics::databaseRetry);
     this.records = new Records(books, db, metrics, instanceId, leaseSeconds);
+    this.heartbeat = new Heartbeat(operations, instanceId, leaseSeconds, running);
+    this.submissions = new Submissions(operations, sources);
   }
 
   public OperationStore operations() {
@@ -116,44 +112,8 @@ public final class RestoreEngine implements AutoCloseable {
 
   /** {@link #submit}, telling a new operation from a replay of an idempotency key. */
   public Submission submission(RestoreRequest request, String idempotencyKey) throws SQLException {
-    if (idempotencyKey != null) {
-      Optional<Submission> replay = replay(request, idempotencyKey);
-      if (replay.isPresent()) {
-        return replay.get();
-      }
-    }
-    String id = UUID.randomUUID().toString();
-    try {
-      operations.create(id, request, sources.describe(request.source()), idempotencyKey);
-    } catch (SQLException e) {
-      // Two submissions with one key at the same moment: the other one won.
-      if (idempotencyKey != null && e.getErrorCode() == DUPLICATE_KEY) {
-        return replay(request, idempotencyKey).orElseThrow(() -> e);
-      }
-      throw e;
-    }
-    return new Submission(id, true);
+    return submissions.submit(request, idempotencyKey);
   }
-
-  private Optional<Submission> replay(RestoreRequest request, String key) throws SQLException {
-    Optional<String> existing = operations.findByIdempotencyKey(key);
-    if (existing.isEmpty()) {
-      return Optional.empty();
-    }
-    OperationSummary earlier = operations.find(existing.get()).orElseThrow();
-    if (!earlier.request().equals(request)) {
-      throw new IdempotencyKeyReusedException(
-          "the idempotency key \""
-              + key
-              + "\" was used for another request (operation "
-              + earlier.id()
-              + "); use a new key for a new restore");
-    }
-    return Optional.of(new Submission(earlier.id(), false));
-  }
-
-  /** MariaDB's error code for a duplicate unique key. */
-  private static final int DUPLICATE_KEY = 1062;
 
   /**
    * Runs (or resumes) an operation to its end and returns how it ended. When another live instance
@@ -331,80 +291,9 @@ public final class RestoreEngine implements AutoCloseable {
     metrics.phase(phase, millis);
   }
 
-  /**
-   * Restores every account that needs it, {@code concurrency.accounts()} at once: each worker
-   * claims the next free account, restores it, and claims again. Accounts other instances hold are
-   * left to them; when a holder dies its lease expires and a worker here takes the account over
-   * from its last committed cluster. Ends when every account is finished, by whichever instance, or
-   * when stopped.
-   */
+  /** Phase 2 of an operation: its accounts, by the workers of this instance. */
   private void restoreAccounts(OperationRun run) throws SQLException {
-    Workers workers = workers(run.request());
-    // No worker of this instance runs this operation now (see running), so any lease under this
-    // instance's id is a leftover.
-    db.call(
-        "releasing leftover leases",
-        () -> {
-          books.accounts().releaseAll(run.id(), instanceId);
-          return null;
-        });
-    while (!run.cancel().raised()) {
-      List<Future<?>> running = new ArrayList<>();
-      for (int i = 0; i < workers.concurrency().accounts(); i++) {
-        running.add(io.submit(() -> claimAndRestore(run, workers)));
-      }
-      Throwable failure = null;
-      // Every worker ends before this returns or throws: none may outlive the phase.
-      for (Future<?> worker : running) {
-        try {
-          worker.get();
-        } catch (ExecutionException e) {
-          failure = failure != null ? failure : e.getCause();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new SQLException("interrupted while restoring accounts", e);
-        }
-      }
-      if (failure != null) {
-        throw DatabaseRetry.asSql(failure);
-      }
-      long heldElsewhere =
-          db.call("listing accounts", () -> books.accounts().list(run.id())).stream()
-              .filter(RestoreEngine::needsData)
-              .count();
-      if (heldElsewhere == 0 || run.cancel().raised()) {
-        return;
-      }
-      LOG.info(
-          "operation {}: {} accounts are held by other instances; waiting for them or their"
-              + " leases",
-          run.id(),
-          heldElsewhere);
-      DatabaseRetry.sleep(LEASE_POLL_MILLIS, "accounts held elsewhere");
-    }
-  }
-
-  /** One worker: claims accounts one after another until none is free or the restore stops. */
-  private Void claimAndRestore(OperationRun run, Workers workers) throws SQLException {
-    while (!run.cancel().raised()) {
-      Optional<AccountProgress> account =
-          db.call(
-              "claiming an account",
-              () -> books.accounts().claimNext(run.id(), instanceId, leaseSeconds));
-      if (account.isEmpty()) {
-        return null;
-      }
-      new AccountLifecycle(run, records, workers, account.get()).restore();
-    }
-    return null;
-  }
-
-  /** Accounts provisioned but not finished (a resumed operation skips the finished ones). */
-  static boolean needsData(AccountProgress a) {
-    return a.finishedAt() == null
-        && (a.state() == AccountState.PROVISIONED
-            || a.state() == AccountState.RESTORING
-            || a.state() == AccountState.SKIPPED);
+    new AccountWorkers(run, records, workers(run.request()), io).run();
   }
 
   private OperationState finalState(String operationId) throws SQLException {
@@ -448,31 +337,8 @@ public final class RestoreEngine implements AutoCloseable {
     return running.containsKey(operationId);
   }
 
-  private synchronized void startHeartbeat() {
-    if (heartbeat != null) {
-      return;
-    }
-    heartbeat =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> Thread.ofPlatform().daemon().name("restore-heartbeat").unstarted(r));
-    long period = Math.max(1, leaseSeconds / 3);
-    // beat() catches its own failures, so the schedule never dies and its future has nothing to
-    // say.
-    var unused = heartbeat.scheduleWithFixedDelay(this::beat, period, period, TimeUnit.SECONDS);
-  }
-
-  /** Renews this instance's leases, and hears cancel requests made on other instances. */
-  private void beat() {
-    try {
-      operations.renewLeases(instanceId, leaseSeconds);
-      for (Map.Entry<String, CancelSignal> e : running.entrySet()) {
-        if (operations.cancelRequested(e.getKey())) {
-          e.getValue().raise(CancelSignal.Reason.CANCELLED);
-        }
-      }
-    } catch (SQLException | RuntimeException e) {
-      LOG.warn("heartbeat failed (leases may lapse): {}", e.getMessage());
-    }
+  private void startHeartbeat() {
+    heartbeat.start();
   }
 
   /**
@@ -494,11 +360,8 @@ public final class RestoreEngine implements AutoCloseable {
   }
 
   @Override
-  public synchronized void close() {
-    if (heartbeat != null) {
-      heartbeat.shutdownNow();
-      heartbeat = null;
-    }
+  public void close() {
+    heartbeat.stop();
     io.shutdown();
   }
 }

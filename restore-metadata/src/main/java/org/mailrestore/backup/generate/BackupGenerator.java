@@ -183,11 +183,11 @@ public final class BackupGenerator {
   }
 
   /** Blob writing shared by the account generators, with the pool of list-mail messages. */
-  private static final class Blobs implements MailboxGenerator.BlobStore {
+  private static final class Blobs implements BlobStore {
     private final GeneratorSpec spec;
     private final BackupWriter writer;
     private final BackupPlan plan;
-    private final Map<Integer, MailboxGenerator.SharedMessage> pool = new ConcurrentHashMap<>();
+    private final Map<Integer, BlobStore.SharedMessage> pool = new ConcurrentHashMap<>();
     final AtomicLong written = new AtomicLong();
     final AtomicLong sharedBytes = new AtomicLong();
 
@@ -205,12 +205,12 @@ public final class BackupGenerator {
     }
 
     @Override
-    public MailboxGenerator.SharedMessage shared(int poolIndex) {
+    public BlobStore.SharedMessage shared(int poolIndex) {
       return pool.computeIfAbsent(poolIndex, this::createShared);
     }
 
     // Depends only on the seed and the index, so it is the same whichever account asks first.
-    private MailboxGenerator.SharedMessage createShared(int index) {
+    private BlobStore.SharedMessage createShared(int index) {
       SplittableRandom random = new SplittableRandom(spec.seed() * 31 + index);
       String domain = plan.domains().get(index % plan.domains().size());
       String sender = "newsletter" + (index % 7) + "@lists." + domain;
@@ -223,8 +223,7 @@ public final class BackupGenerator {
       if (spec.metadataOnly()) {
         byte[] drawn = new byte[32];
         random.nextBytes(drawn);
-        return new MailboxGenerator.SharedMessage(
-            BlobDigest.of(drawn), size, sender, subject, date);
+        return new BlobStore.SharedMessage(BlobDigest.of(drawn), size, sender, subject, date);
       }
       byte[] content =
           MessageComposer.compose(
@@ -239,7 +238,7 @@ public final class BackupGenerator {
         throw new UncheckedIOException(e);
       }
       sharedBytes.addAndGet(content.length);
-      return new MailboxGenerator.SharedMessage(digest, content.length, sender, subject, date);
+      return new BlobStore.SharedMessage(digest, content.length, sender, subject, date);
     }
   }
 }

@@ -37,16 +37,6 @@ final class MailboxGenerator {
   private int nextId;
   private final Stats stats = new Stats();
 
-  /** Writes blobs once per digest and remembers list-mail messages shared between accounts. */
-  interface BlobStore {
-    void put(BlobDigest digest, byte[] content) throws IOException;
-
-    SharedMessage shared(int poolIndex) throws IOException;
-  }
-
-  /** A message delivered to several accounts: one blob, many items. */
-  record SharedMessage(BlobDigest digest, int size, String sender, String subject, long date) {}
-
   /** What was generated, for the report. */
   static final class Stats {
     long items;
@@ -185,7 +175,7 @@ final class MailboxGenerator {
     String subject;
     long messageDate = date;
     if (random.nextDouble() < spec.sharedFraction()) {
-      SharedMessage shared = blobs.shared(random.nextInt(sharedPoolSize()));
+      BlobStore.SharedMessage shared = blobs.shared(random.nextInt(sharedPoolSize()));
       digest = shared.digest();
       size = shared.size();
       sender = shared.sender();
