@@ -149,7 +149,7 @@ class ServiceFromCliIT {
   void refusalsHaveExitCodesAndReasons() throws Exception {
     Cli.Result outside = service.cli("restore", "start", "--backup", "/etc");
     assertThat(outside.exitCode()).isEqualTo(2);
-    assertThat(outside.err()).contains("source.path").contains("allowed");
+    assertThat(outside.err()).contains("source.location").contains("allowed");
 
     Cli.Result unknown = service.cli("restore", "status", "no-such-operation");
     assertThat(unknown.exitCode()).isEqualTo(6);

@@ -41,10 +41,10 @@ public final class MaildirSourceKind implements SourceKind {
   @Override
   public List<KindOption> options() {
     return List.of(
-        KindOption.required(DOMAIN, "the domain of the accounts, such as example.org"),
+        KindOption.required(DOMAIN, "The domain of the accounts, such as example.org"),
         KindOption.choice(
             LAYOUT,
-            "maildir (cur/new, .Folder directories), plain (a file per message in nested folders,"
+            "Maildir (cur/new, .Folder directories), plain (a file per message in nested folders,"
                 + " as the Enron corpus) or auto, per user",
             "auto",
             List.of("auto", "maildir", "plain")));
