@@ -1,0 +1,82 @@
+package org.mailrestore.target;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.Grant;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.source.MailSource;
+
+/**
+ * What a target holds, read back: {@code verify} compares it with the source through the id map,
+ * and {@code export} reads it as a source.
+ */
+public interface RestoredStore extends AutoCloseable {
+
+  /** What a target keeps of what it is given; verify compares only that. */
+  enum Fidelity {
+    /** Domain, class of service, status, system flag and attributes of accounts. */
+    ACCOUNT_SETTINGS,
+    ALIASES,
+    /** Colours, views, flags and attributes of folders. */
+    FOLDER_DETAILS,
+    /** Sender, subject, name, uuid and attributes of items. */
+    ITEM_DETAILS,
+    TAGS,
+    /** Contacts, appointments, tasks and documents, not only messages. */
+    ALL_ITEM_TYPES,
+    GRANTS,
+    MOUNTPOINTS
+  }
+
+  /** An account as the target holds it: its reference, and its settings as an {@link Account}. */
+  record RestoredAccount(ProvisionedAccount ref, Account account) {}
+
+  /**
+   * An item as the target holds it.
+   *
+   * @param item its current state, one revision, with the target's ids (folder, item)
+   * @param content its content, or null when it has none
+   */
+  record RestoredItem(Item item, Content content) {}
+
+  /** The content of a restored item. */
+  interface Content {
+    /** The raw bytes as stored (not checked: the caller checks). */
+    InputStream open() throws IOException;
+  }
+
+  Set<Fidelity> fidelity();
+
+  Optional<RestoredAccount> account(String name) throws SQLException, IOException;
+
+  /** The items with these ids in the target, those that exist. */
+  Map<Integer, RestoredItem> items(ProvisionedAccount account, Collection<Integer> ids)
+      throws SQLException, IOException;
+
+  /** How many items and tags the account's user made (system folders aside). */
+  long countItems(ProvisionedAccount account) throws SQLException, IOException;
+
+  /** The account's tags: id to name. */
+  Map<Integer, String> tags(ProvisionedAccount account) throws SQLException, IOException;
+
+  /** Grants on the account's folders, with the target's folder ids and grantee ids. */
+  List<Grant> grants(ProvisionedAccount account) throws SQLException, IOException;
+
+  /** Where the account's mountpoints point, by mountpoint id, with the target's ids. */
+  Map<Integer, Revision.MountTarget> mounts(ProvisionedAccount account)
+      throws SQLException, IOException;
+
+  /** The target as a source, for export: accounts by their target id. */
+  MailSource asSource() throws SQLException, IOException;
+
+  @Override
+  default void close() throws IOException {}
+}

@@ -1,0 +1,45 @@
+package org.mailrestore.target;
+
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.List;
+import org.mailrestore.kind.FieldProblems;
+import org.mailrestore.kind.KindOption;
+
+/**
+ * A kind of place restores write to. One implementation per kind, registered in {@code
+ * META-INF/services/org.mailrestore.target.TargetKind}: the CLI's options, the configuration and
+ * the checks follow from it. docs/extending.md says how to add one.
+ */
+public interface TargetKind {
+
+  /** The kind's name: {@code target.kind} in requests and configuration. */
+  String name();
+
+  /** One line for the CLI's help. */
+  String description();
+
+  /**
+   * The option that gives the target's location; its CLI flag chooses this kind ({@code --volume}
+   * for the mailstore, {@code --target} for a server).
+   */
+  KindOption location();
+
+  /** The kind's own options. */
+  default List<KindOption> options() {
+    return List.of();
+  }
+
+  /** Checks what the generic checks cannot, adding what is wrong to {@code problems}. */
+  default void check(TargetSpec spec, FieldProblems problems) {}
+
+  /** The target for people, without secrets. */
+  String describe(TargetSpec spec);
+
+  /**
+   * Opens the target.
+   *
+   * @throws IOException when it cannot be reached or is not usable (saying why)
+   */
+  MailTarget open(TargetSpec spec, TargetContext context) throws SQLException, IOException;
+}
