@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.mailrestore.maildir.MaildirSourceKind;
 import org.mailrestore.mailstore.VolumeSpec;
 import org.mailrestore.restore.Concurrency;
 import picocli.CommandLine.Command;
@@ -98,7 +99,7 @@ final class PeerCommand implements Callable<Integer> {
                 db.jdbcUrl(),
                 mariadb.user,
                 mariadb.password(),
-                tree.toString(),
+                MaildirSourceKind.of(tree, DOMAIN, "maildir"),
                 work.resolve("volume").toString(),
                 VolumeSpec.Kind.PACKED_LOCAL,
                 1000,
@@ -106,7 +107,6 @@ final class PeerCommand implements Callable<Integer> {
                 machine.clustersPerAccount(),
                 machine.blobTransfers(),
                 null,
-                DOMAIN,
                 warmup.jdbcUrl());
         ours = RestoreRun.inChild(params, heap, work);
       }

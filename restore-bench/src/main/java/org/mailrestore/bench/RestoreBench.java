@@ -263,14 +263,13 @@ final class RestoreBench {
             db.jdbcUrl(),
             p.user(),
             p.password(),
-            backup.toString(),
+            RestoreRun.backup(backup.toString()),
             p.workDir().resolve("volume").toString(),
             p.volumeKind(),
             p.clusterSize(),
             p.accountsAtOnce(),
             p.clustersPerAccount(),
             p.blobTransfers(),
-            null,
             null,
             null);
     return RestoreRun.inChild(child, p.childHeap(), p.workDir());

@@ -15,7 +15,6 @@ import org.mailrestore.backup.BackupSourceKind;
 import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.blob.s3.S3Settings;
 import org.mailrestore.mail.Json;
-import org.mailrestore.maildir.MaildirSourceKind;
 import org.mailrestore.mailstore.MailstoreKind;
 import org.mailrestore.mailstore.VolumeSpec;
 import org.mailrestore.restore.Concurrency;
@@ -36,16 +35,15 @@ public final class RestoreRun {
   /**
    * What the parent asks for.
    *
-   * @param backup a directory, or s3://bucket/prefix on {@code s3}
-   * @param s3 the S3 endpoint of an s3:// backup; null for a local one
-   * @param maildirDomain when set, {@code backup} is a tree of Maildir mailboxes of this domain
-   * @param warmupJdbcUrl when set, a database the same backup is first restored into, unmeasured
+   * @param source what to restore (an s3:// location names the profile {@link #S3_PROFILE})
+   * @param s3 the S3 endpoint of an s3:// source; null for a local one
+   * @param warmupJdbcUrl when set, a database the same source is first restored into, unmeasured
    */
   record Params(
       String jdbcUrl,
       String user,
       String password,
-      String backup,
+      SourceSpec source,
       String volume,
       VolumeSpec.Kind volumeKind,
       int clusterSize,
@@ -53,8 +51,19 @@ public final class RestoreRun {
       int clustersPerAccount,
       int blobTransfers,
       S3Endpoint s3,
-      String maildirDomain,
       String warmupJdbcUrl) {}
+
+  /** A backup in our format, local or in the benchmark's bucket. */
+  static SourceSpec backup(String location) {
+    SourceSpec spec = SourceSpec.of(BackupSourceKind.NAME, location);
+    return spec.isS3() ? spec.withProfile(S3_PROFILE) : spec;
+  }
+
+  /** Any source kind at a location, in the benchmark's bucket when it is s3://. */
+  static SourceSpec source(String kind, String location) {
+    SourceSpec spec = SourceSpec.of(kind, location);
+    return spec.isS3() ? spec.withProfile(S3_PROFILE) : spec;
+  }
 
   /** An S3 endpoint and its keys. */
   record S3Endpoint(String endpoint, String region, String accessKey, String secretKey) {}
@@ -152,13 +161,7 @@ public final class RestoreRun {
             .instanceId("bench")
             .defaultTarget(MailstoreKind.of(spec))
             .build()) {
-      SourceSpec source =
-          p.maildirDomain() != null
-              ? MaildirSourceKind.of(Path.of(p.backup()), p.maildirDomain(), "maildir")
-              : p.s3() != null
-                  ? SourceSpec.of(BackupSourceKind.NAME, p.backup()).withProfile(S3_PROFILE)
-                  : SourceSpec.of(BackupSourceKind.NAME, p.backup());
-      RestoreRequest request = RestoreRequest.of(source).withClusterSize(p.clusterSize());
+      RestoreRequest request = RestoreRequest.of(p.source()).withClusterSize(p.clusterSize());
       RestoreEngine engine = runtime.engine();
       return engine.run(engine.submit(request, null));
     }
@@ -213,7 +216,7 @@ public final class RestoreRun {
     return Json.MAPPER.readValue(Files.readString(resultFile), Result.class);
   }
 
-  private static final String S3_PROFILE = "bench";
+  static final String S3_PROFILE = "bench";
 
   private static Map<String, S3Settings> profiles(Params p) {
     if (p.s3() == null) {

@@ -150,7 +150,7 @@ final class S3RestoreCommand implements Callable<Integer> {
                 db.jdbcUrl(),
                 mariadb.user,
                 password,
-                "s3://" + bucket + "/backup",
+                RestoreRun.backup("s3://" + bucket + "/backup"),
                 work.resolve("volume").toString(),
                 VolumeSpec.Kind.PACKED_LOCAL,
                 1000,
@@ -162,7 +162,6 @@ final class S3RestoreCommand implements Callable<Integer> {
                     server.region(),
                     server.accessKey(),
                     server.secretKey()),
-                null,
                 warmup.jdbcUrl());
         r = RestoreRun.inChild(params, heap, work);
         report.context("S3 requests of the warm-up and the restore", proxy.requests());

@@ -141,15 +141,20 @@ final class AccountLifecycle {
 
   /**
    * Records what the source could not present as items (files of a tree it could not read, a
-   * truncated archive); known once the items have been read. Recording again on a resume is
-   * harmless.
+   * truncated archive) and what it left out on purpose; known once the items have been read.
+   * Recording again on a resume is harmless.
    */
   private void recordSourceProblems() throws SQLException {
     List<FailureRow> rows = new ArrayList<>();
     for (SourceProblem p : run.source().problems(sourceId)) {
       rows.add(
           records.failure(
-              Phase.DATA, FailureReason.SOURCE_UNREADABLE, sourceId, 0, p.location(), p.detail()));
+              Phase.DATA,
+              p.notCarried() ? FailureReason.NOT_CARRIED : FailureReason.SOURCE_UNREADABLE,
+              sourceId,
+              0,
+              p.location(),
+              p.detail()));
     }
     if (!rows.isEmpty()) {
       records.record(run.id(), rows);

@@ -34,7 +34,17 @@ public record ItemBatch(int seq, List<ItemToWrite> items, boolean inDoubt) {
    *     it is read by digest from {@link WriteContext#blobs()}
    */
   public record ItemToWrite(
-      int oldId, ItemType type, Revision state, int folder, String location, Staged staged) {}
+      int oldId, ItemType type, Revision state, int folder, String location, Staged staged) {
+
+    /**
+     * True when the item has content to store: staged as it passed, or named by digest. An item of
+     * a type that may have a blob can come without one (an appointment of a Zimbra archive whose
+     * invites are all in its metadata).
+     */
+    public boolean hasContent() {
+      return staged != null || (type.hasBlob() && state.digest() != null);
+    }
+  }
 
   /**
    * Content a target took as it passed, for the cluster that will hold its item.

@@ -66,7 +66,7 @@ final class BlobTransfer {
     Map<BlobDigest, List<ItemToWrite>> byDigest = new LinkedHashMap<>();
     List<StoredBlob> newBlobs = new ArrayList<>();
     for (ItemToWrite item : items) {
-      if (!item.type().hasBlob()) {
+      if (!item.hasContent()) {
         continue;
       }
       if (item.staged() != null) {

@@ -181,16 +181,24 @@ final class MailstoreSource implements MailSource {
         record Located(int volume, StoredBlob blob) {}
         Optional<Located> found;
         try {
-          found =
-              Sql.queryOne(
-                  dataSource,
-                  "SELECT volume_id, locator, raw_size, stored_size FROM volume_blob"
-                      + " WHERE digest = ? ORDER BY volume_id LIMIT 1",
-                  rs ->
-                      new Located(
-                          rs.getInt(1),
-                          new StoredBlob(digest, rs.getString(2), rs.getLong(3), rs.getLong(4))),
-                  (Object) digest.toBytes());
+          // by primary key (volume, digest), volume by volume: the digest alone is no index
+          found = Optional.empty();
+          for (int volumeId : new java.util.TreeSet<>(volumes.keySet())) {
+            found =
+                Sql.queryOne(
+                    dataSource,
+                    "SELECT volume_id, locator, raw_size, stored_size FROM volume_blob"
+                        + " WHERE volume_id = ? AND digest = ?",
+                    rs ->
+                        new Located(
+                            rs.getInt(1),
+                            new StoredBlob(digest, rs.getString(2), rs.getLong(3), rs.getLong(4))),
+                    volumeId,
+                    digest.toBytes());
+            if (found.isPresent()) {
+              break;
+            }
+          }
         } catch (SQLException e) {
           throw new IOException(e.getMessage(), e);
         }

@@ -131,7 +131,7 @@ final class MailstoreWriter implements MailboxWriter {
     List<TagLink> links = new ArrayList<>();
     for (ItemToWrite item : batch.items()) {
       StoredBlob blob = blobs.get(item);
-      if (item.type().hasBlob() && blob == null) {
+      if (item.hasContent() && blob == null) {
         continue; // failed in the transfer, and told the journal why
       }
       int id = ids.next();

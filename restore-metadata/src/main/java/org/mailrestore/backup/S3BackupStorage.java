@@ -91,7 +91,10 @@ public final class S3BackupStorage implements BackupStorage {
 
   @Override
   public List<String> list(String directory) throws IOException {
-    String prefix = root.key(directory.endsWith("/") ? directory : directory + "/");
+    String prefix =
+        directory.isEmpty()
+            ? root.prefix()
+            : root.key(directory.endsWith("/") ? directory : directory + "/");
     List<String> names = new ArrayList<>();
     try {
       ListObjectsV2Iterable pages =

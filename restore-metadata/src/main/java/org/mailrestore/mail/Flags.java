@@ -3,13 +3,15 @@ package org.mailrestore.mail;
 /**
  * Item flags: Zimbra's one-letter names in the backup, a bit set in the mailstore.
  *
- * <p>The bit positions follow Zimbra's flag ids (bit {@code n} is flag {@code -(n+1)}), so a
- * mailstore row reads like Zimbra's {@code mail_item.flags}.
+ * <p>The letters and bit positions are Zimbra's ({@code Flag.FlagInfo}: bit {@code n} is flag
+ * {@code -(n+1)}), so a mailstore row reads like Zimbra's {@code mail_item.flags} and a Zimbra
+ * archive's flags carry over one to one. Zimbra's hidden flags (copied, indexing deferred, in
+ * dumpster, uncached) have no letter and are not kept.
  */
 public final class Flags {
 
   // Index i of LETTERS is bit i; '.' marks a bit with no letter.
-  private static final String LETTERS = "sarw.fdxnu!?.....*bi#y~";
+  private static final String LETTERS = "sarw.fdxnu!?/.pt+^(*b#ivy~o@g";
 
   public static final int FROM_ME = 1;
   public static final int ATTACHED = 1 << 1;

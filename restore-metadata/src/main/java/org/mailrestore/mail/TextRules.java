@@ -11,9 +11,24 @@ public final class TextRules {
 
   public static final int MAX_SENDER_LENGTH = 255;
   public static final int MAX_SUBJECT_LENGTH = 4096;
-  public static final int MAX_ATTR_LENGTH = 65_535;
+
+  /** All attributes of an item together (their JSON in the mailstore), in bytes. */
+  public static final int MAX_ATTR_LENGTH = 1 << 20;
+
+  private static final java.util.regex.Pattern ADDRESS =
+      java.util.regex.Pattern.compile(
+          "[a-z0-9!#$%&'*+/=?^_`{|}~.-]+@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?"
+              + "(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+");
 
   private TextRules() {}
+
+  /**
+   * True for an account address as accounts are named: a lower-case local part, {@code @}, a domain
+   * of at least two labels ({@code alice@example.org}).
+   */
+  public static boolean isAddress(String s) {
+    return s != null && s.length() <= 254 && ADDRESS.matcher(s).matches();
+  }
 
   /** Why {@code name} is not a valid folder or tag name, or null when it is. */
   public static String checkName(String name) {

@@ -61,6 +61,26 @@ public interface MailSource extends AutoCloseable {
   BlobSource blobs();
 
   /**
+   * The {@link #blobs()} of a source whose content always passes with its items (an archive, an
+   * mbox): asking for a blob by digest is a mistake, answered as a missing blob.
+   */
+  static BlobSource passingOnly(String where) {
+    return new BlobSource() {
+      @Override
+      public java.io.InputStream open(org.mailrestore.blob.BlobDigest digest) throws IOException {
+        throw new org.mailrestore.blob.BlobException(
+            org.mailrestore.blob.BlobException.Reason.MISSING,
+            "the content of " + where + " passes with its items; it is never read by digest");
+      }
+
+      @Override
+      public String describe(org.mailrestore.blob.BlobDigest digest) {
+        return "content of " + where;
+      }
+    };
+  }
+
+  /**
    * What of an account's source could not be presented as items (unreadable files of a tree, a
    * truncated archive). Complete once the account's items have been read.
    */

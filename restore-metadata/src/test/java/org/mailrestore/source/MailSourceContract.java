@@ -59,7 +59,7 @@ public abstract class MailSourceContract {
 
   /**
    * The mailboxes the tests lay out: the reference, or what of it the format can hold (a format
-   * without flags drops them).
+   * without flags drops them; a single-account format keeps alice).
    */
   protected List<Mailbox> mailboxes() {
     return reference();
@@ -176,14 +176,16 @@ public abstract class MailSourceContract {
   @Test
   void accountsAreTheMailboxesWithTheirAddressesAndDomain() throws IOException {
     try (MailSource source = open(dir, mailboxes())) {
-      assertThat(source.accountIds()).hasSize(2);
+      assertThat(source.accountIds()).hasSameSizeAs(mailboxes());
       Set<String> names = new HashSet<>();
       for (String id : source.accountIds()) {
         Account a = ((Parsed.Ok<Account>) source.account(id)).value();
         names.add(a.name());
         assertThat(a.domain()).isEqualTo(DOMAIN);
       }
-      assertThat(names).containsExactlyInAnyOrder("alice@" + DOMAIN, "bob@" + DOMAIN);
+      assertThat(names)
+          .containsExactlyInAnyOrderElementsOf(
+              mailboxes().stream().map(m -> m.user() + "@" + DOMAIN).toList());
       assertThat(source.domains())
           .anySatisfy(d -> assertThat(((Parsed.Ok<Domain>) d).value().name()).isEqualTo(DOMAIN));
       assertThat(source.account("nobody-here")).isInstanceOf(Parsed.Failed.class);
@@ -247,7 +249,9 @@ public abstract class MailSourceContract {
       String alice = accountOf(source, "alice");
       first = read(source, alice).messages().stream().map(ReadMessage::id).toList();
       ref = source.accountRef(alice);
-      assertThat(source.accountRef(accountOf(source, "bob"))).isNotEqualTo(ref);
+      if (mailboxes().size() > 1) {
+        assertThat(source.accountRef(accountOf(source, "bob"))).isNotEqualTo(ref);
+      }
       assertThat(source.problems(alice)).isEmpty();
     }
     try (MailSource again = reopen()) {

@@ -130,7 +130,9 @@ public final class MaildirExport implements ExportFormat {
     }
 
     void addFolder(int id, Revision folder) {
-      folders.put(id, folder);
+      if (!SystemFolder.isReserved(id)) {
+        folders.put(id, folder); // the system folders (and the roots) have their own places
+      }
     }
 
     /**

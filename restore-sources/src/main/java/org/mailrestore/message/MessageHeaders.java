@@ -1,4 +1,4 @@
-package org.mailrestore.maildir;
+package org.mailrestore.message;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -21,7 +21,7 @@ import org.mailrestore.mail.TextRules;
  *
  * @param date epoch milliseconds, or null when the Date header is missing or unreadable
  */
-record MessageHeaders(String sender, String subject, Long date) {
+public record MessageHeaders(String sender, String subject, Long date) {
 
   private static final Pattern ENCODED_WORD =
       Pattern.compile("=\\?([^?\\s]+)\\?([BbQq])\\?([^?\\s]*)\\?=");
@@ -30,12 +30,24 @@ record MessageHeaders(String sender, String subject, Long date) {
   private static final DateTimeFormatter WITHOUT_DAY_NAME =
       DateTimeFormatter.ofPattern("d MMM yyyy H:mm[:ss] Z", Locale.ROOT);
 
-  static final MessageHeaders NONE = new MessageHeaders(null, null, null);
+  public static final MessageHeaders NONE = new MessageHeaders(null, null, null);
 
   /** Parses the header block at the start of {@code head} (which may end anywhere). */
-  static MessageHeaders parse(byte[] head, int length) {
-    String[] wanted = {"from", "subject", "date"};
-    String[] values = new String[3];
+  public static MessageHeaders parse(byte[] head, int length) {
+    String[] values = fields(head, length, "from", "subject", "date");
+    return new MessageHeaders(
+        clean(values[0] == null ? null : decodeWords(values[0]), TextRules.MAX_SENDER_LENGTH),
+        clean(values[1] == null ? null : decodeWords(values[1]), TextRules.MAX_SUBJECT_LENGTH),
+        parseDate(values[2]));
+  }
+
+  /**
+   * The first value of each wanted header field (lower-case names) in the header block at the start
+   * of {@code head}, unfolded and stripped, or null where the field is missing. An mbox separator
+   * line ({@code From ...}) before the fields is passed over.
+   */
+  public static String[] fields(byte[] head, int length, String... wanted) {
+    String[] values = new String[wanted.length];
     int current = -1; // the wanted field being unfolded, or -1
     StringBuilder value = new StringBuilder();
     int start = 0;
@@ -81,14 +93,11 @@ record MessageHeaders(String sender, String subject, Long date) {
     if (current >= 0) {
       values[current] = value.toString();
     }
-    return new MessageHeaders(
-        clean(values[0] == null ? null : decodeWords(values[0]), TextRules.MAX_SENDER_LENGTH),
-        clean(values[1] == null ? null : decodeWords(values[1]), TextRules.MAX_SUBJECT_LENGTH),
-        parseDate(values[2]));
+    return values;
   }
 
   /** Header bytes as text: UTF-8 when they are valid UTF-8, else ISO-8859-1 (never fails). */
-  static String text(byte[] bytes, int offset, int length) {
+  public static String text(byte[] bytes, int offset, int length) {
     try {
       return StandardCharsets.UTF_8
           .newDecoder()
@@ -102,7 +111,7 @@ record MessageHeaders(String sender, String subject, Long date) {
   }
 
   /** Decodes RFC 2047 encoded words; words it cannot decode stay as they are. */
-  static String decodeWords(String value) {
+  public static String decodeWords(String value) {
     String joined = BETWEEN_ENCODED_WORDS.matcher(value).replaceAll("$1$2");
     Matcher m = ENCODED_WORD.matcher(joined);
     StringBuilder sb = new StringBuilder();
@@ -150,7 +159,7 @@ record MessageHeaders(String sender, String subject, Long date) {
    * A display value that the mailstore accepts: control characters and unpaired surrogates become
    * spaces or U+FFFD, runs of white space one space, cut to {@code max} characters.
    */
-  static String clean(String value, int max) {
+  public static String clean(String value, int max) {
     if (value == null) {
       return null;
     }
@@ -184,7 +193,7 @@ record MessageHeaders(String sender, String subject, Long date) {
   }
 
   /** Epoch milliseconds of an RFC 5322 date, or null. */
-  static Long parseDate(String value) {
+  public static Long parseDate(String value) {
     if (value == null) {
       return null;
     }
