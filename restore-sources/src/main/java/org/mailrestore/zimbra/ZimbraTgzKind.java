@@ -1,0 +1,251 @@
+package org.mailrestore.zimbra;
+
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.mailrestore.backup.BackupStorage;
+import org.mailrestore.backup.S3BackupStorage;
+import org.mailrestore.blob.s3.S3Location;
+import org.mailrestore.kind.FieldProblems;
+import org.mailrestore.kind.KindOption;
+import org.mailrestore.source.MailSource;
+import org.mailrestore.source.SourceContext;
+import org.mailrestore.source.SourceFormatException;
+import org.mailrestore.source.SourceKind;
+import org.mailrestore.source.SourceSpec;
+
+/**
+ * Zimbra and Carbonio account archives ({@code .tgz}), one per account, in a directory or a bucket
+ * (docs/zimbra-archives.md).
+ */
+public final class ZimbraTgzKind implements SourceKind {
+
+  public static final String NAME = "zimbra-tgz";
+  public static final String MAX_ENTRY_BYTES = "max-entry-bytes";
+
+  /** The file that names the Zimbra account ids of the archives' shares, next to the archives. */
+  public static final String IDS_FILE = "zimbra-ids.txt";
+
+  static final List<String> EXTENSIONS = List.of(".tgz", ".tar.gz", ".tar");
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "Zimbra account archives (getRestURL \"//?fmt=tgz\"): one <address>.tgz, or a directory"
+        + " or s3://bucket/prefix of them";
+  }
+
+  @Override
+  public Location location() {
+    return Location.FILE_OR_DIRECTORY;
+  }
+
+  @Override
+  public boolean readsS3() {
+    return true;
+  }
+
+  @Override
+  public List<KindOption> options() {
+    return List.of(
+        KindOption.optional(
+                MAX_ENTRY_BYTES,
+                "The largest entry read (its inflated size, such as 512m or 4g): a bound against"
+                    + " decompression bombs; an item over it is recorded as failed")
+            .withDefault("2g"));
+  }
+
+  @Override
+  public void check(SourceSpec spec, FieldProblems problems) {
+    if (parseSize(spec.option(MAX_ENTRY_BYTES)) <= 0) {
+      problems.add(
+          "source.options." + MAX_ENTRY_BYTES,
+          "must be a size in bytes, optionally with k, m or g (such as 512m)");
+    }
+  }
+
+  @Override
+  public String describe(SourceSpec spec) {
+    return "Zimbra archives "
+        + spec.location()
+        + (spec.isS3() ? " (profile " + spec.profile() + ")" : "");
+  }
+
+  @Override
+  public MailSource open(SourceSpec spec, SourceContext context) throws IOException {
+    long maxEntry = parseSize(spec.option(MAX_ENTRY_BYTES));
+    Listing listing = spec.isS3() ? listS3(spec, context) : listLocal(Path.of(spec.location()));
+    Map<String, ArchiveFile> byAddress = new TreeMap<>();
+    List<String> unnamed = new ArrayList<>();
+    if (listing.single()) {
+      ArchiveFile file = listing.files().get(0);
+      String address = selectedAddress(context);
+      if (address == null) {
+        address = ZimbraArchiveSource.addressOf(file.name());
+      }
+      if (address == null) {
+        throw new SourceFormatException(
+            "cannot tell whose archive "
+                + file.name()
+                + " is: name the account with --account ADDRESS (\"accounts\" in a request), or"
+                + " name the file <address>.tgz");
+      }
+      byAddress.put(address, file);
+    } else {
+      for (ArchiveFile file : listing.files()) {
+        String address = ZimbraArchiveSource.addressOf(file.name());
+        if (address == null) {
+          unnamed.add(file.name());
+        } else if (byAddress.putIfAbsent(address, file) != null) {
+          throw new SourceFormatException(
+              "two archives of "
+                  + spec.location()
+                  + " are "
+                  + address
+                  + "'s ("
+                  + byAddress.get(address).name()
+                  + " and "
+                  + file.name()
+                  + "): keep one");
+        }
+      }
+      if (!unnamed.isEmpty()) {
+        throw new SourceFormatException(
+            "in a directory of Zimbra archives each file is named <address>.tgz; these are not: "
+                + String.join(", ", unnamed.subList(0, Math.min(10, unnamed.size())))
+                + (unnamed.size() > 10 ? " and " + (unnamed.size() - 10) + " more" : "")
+                + " (rename them, or restore each with --account ADDRESS)");
+      }
+      if (byAddress.isEmpty()) {
+        throw new SourceFormatException(
+            spec.location() + " holds no Zimbra archive (" + String.join(", ", EXTENSIONS) + ")");
+      }
+    }
+    ZimbraIds ids = ZimbraIds.NONE;
+    if (listing.ids() != null) {
+      try (var in = listing.ids().opener().open()) {
+        ids = ZimbraIds.read(new InputStreamReader(in, StandardCharsets.UTF_8), IDS_FILE);
+      }
+    }
+    return new ZimbraArchiveSource(describe(spec), byAddress, ids, maxEntry);
+  }
+
+  /** The archives a location holds, and the ids file next to them (or null). */
+  private record Listing(List<ArchiveFile> files, boolean single, ArchiveFile ids) {}
+
+  private static Listing listLocal(Path location) throws IOException {
+    Path path = location.toAbsolutePath().normalize();
+    if (Files.isRegularFile(path)) {
+      Path ids = path.resolveSibling(IDS_FILE);
+      return new Listing(
+          List.of(localFile(path)), true, Files.isRegularFile(ids) ? localFile(ids) : null);
+    }
+    if (!Files.isDirectory(path)) {
+      throw new NoSuchFileException(path + " is neither an archive nor a directory of archives");
+    }
+    List<ArchiveFile> files = new ArrayList<>();
+    ArchiveFile ids = null;
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(path)) {
+      for (Path p : entries) {
+        String name = p.getFileName().toString();
+        if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || name.startsWith(".")) {
+          continue;
+        }
+        if (name.equals(IDS_FILE)) {
+          ids = localFile(p);
+        } else if (isArchiveName(name)) {
+          files.add(localFile(p));
+        }
+      }
+    }
+    files.sort((a, b) -> a.name().compareTo(b.name()));
+    return new Listing(files, false, ids);
+  }
+
+  private static ArchiveFile localFile(Path p) {
+    return new ArchiveFile(p.getFileName().toString(), () -> Files.newInputStream(p));
+  }
+
+  private static Listing listS3(SourceSpec spec, SourceContext context) throws IOException {
+    var client = context.s3().client(spec.profile());
+    String rest = spec.location().substring(SourceSpec.S3_SCHEME.length());
+    int slash = rest.indexOf('/');
+    String bucket = slash < 0 ? rest : rest.substring(0, slash);
+    String key = slash < 0 ? "" : rest.substring(slash + 1);
+    if (isArchiveName(key)) {
+      int last = key.lastIndexOf('/');
+      String dir = last < 0 ? "" : key.substring(0, last + 1);
+      String name = key.substring(last + 1);
+      BackupStorage storage = new S3BackupStorage(client, new S3Location(bucket, dir));
+      ArchiveFile ids = storage.exists(IDS_FILE) ? s3File(storage, IDS_FILE) : null;
+      return new Listing(List.of(s3File(storage, name)), true, ids);
+    }
+    BackupStorage storage = new S3BackupStorage(client, new S3Location(bucket, key));
+    List<ArchiveFile> files = new ArrayList<>();
+    ArchiveFile ids = null;
+    for (String name : storage.list("")) {
+      if (name.equals(IDS_FILE)) {
+        ids = s3File(storage, name);
+      } else if (isArchiveName(name) && !name.contains("/")) {
+        files.add(s3File(storage, name));
+      }
+    }
+    return new Listing(files, false, ids);
+  }
+
+  private static ArchiveFile s3File(BackupStorage storage, String name) {
+    return new ArchiveFile(name, () -> storage.open(name));
+  }
+
+  private static boolean isArchiveName(String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    return EXTENSIONS.stream().anyMatch(lower::endsWith);
+  }
+
+  /** The one address the restore selected, when it selected exactly one. */
+  private static String selectedAddress(SourceContext context) {
+    if (context.accounts().size() != 1) {
+      return null;
+    }
+    String only = context.accounts().iterator().next().toLowerCase(Locale.ROOT);
+    return ZimbraArchiveSource.isAddress(only) ? only : null;
+  }
+
+  /** Bytes of a size such as {@code 4096}, {@code 512m}, {@code 2g}; -1 when it is not one. */
+  static long parseSize(String text) {
+    if (text == null) {
+      return -1;
+    }
+    String t = text.strip().toLowerCase(Locale.ROOT);
+    long unit = 1;
+    if (t.endsWith("k") || t.endsWith("m") || t.endsWith("g")) {
+      unit = t.endsWith("k") ? 1L << 10 : t.endsWith("m") ? 1L << 20 : 1L << 30;
+      t = t.substring(0, t.length() - 1);
+    }
+    try {
+      long n = Long.parseLong(t);
+      return n > 0 && n <= Long.MAX_VALUE / unit ? n * unit : -1;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /** A local archive, or directory of archives, as a source. */
+  public static SourceSpec local(Path location) {
+    return SourceSpec.of(NAME, location.toAbsolutePath().normalize().toString());
+  }
+}

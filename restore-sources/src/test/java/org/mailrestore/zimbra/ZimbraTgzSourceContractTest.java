@@ -1,0 +1,49 @@
+package org.mailrestore.zimbra;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.mailrestore.blob.StorageLimits;
+import org.mailrestore.blob.s3.S3Profiles;
+import org.mailrestore.source.MailSource;
+import org.mailrestore.source.MailSourceContract;
+import org.mailrestore.source.SourceContext;
+import org.mailrestore.source.SourceKinds;
+
+/** The source contract for a directory of Zimbra account archives, one per mailbox. */
+class ZimbraTgzSourceContractTest extends MailSourceContract {
+
+  private Path root;
+
+  @Override
+  protected MailSource open(Path root, List<Mailbox> mailboxes) throws IOException {
+    this.root = root.resolve("archives");
+    for (Mailbox m : mailboxes) {
+      ArchiveBuilder b = new ArchiveBuilder();
+      b.folder(2, "/Inbox");
+      int id = 257;
+      for (String folder : m.folders()) {
+        b.folder(id++, "/" + folder);
+      }
+      for (Message message : m.messages()) {
+        String folder = message.folder().isEmpty() ? "/Inbox" : "/" + message.folder();
+        b.message(id++, folder, message.content(), message.flags(), null);
+      }
+      b.write(this.root.resolve(m.user() + "@" + DOMAIN + ".tgz"));
+    }
+    return reopen();
+  }
+
+  @Override
+  protected MailSource reopen() throws IOException {
+    return SourceKinds.installed()
+        .open(
+            ZimbraTgzKind.local(root),
+            new SourceContext(
+                S3Profiles.none(new SimpleMeterRegistry()),
+                StorageLimits.DEFAULT,
+                new SimpleMeterRegistry(),
+                null));
+  }
+}
