@@ -1,0 +1,314 @@
+package org.mailrestore.mbox;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.mail.TextRules;
+import org.mailrestore.message.MessageHeaders;
+import org.mailrestore.source.ItemEntry;
+import org.mailrestore.source.ItemStream;
+import org.mailrestore.source.Passing;
+
+/**
+ * An mbox account's items: its folders, then each file's messages in file order, each message's
+ * bytes passing to the restore as they are read (buffered, so its size and digest come first).
+ */
+final class MboxItems implements ItemStream {
+
+  /** A separator's date: {@code Thu Jan 1 00:00:00 2015}, maybe with a zone before the year. */
+  private static final Pattern SEPARATOR_DATE =
+      Pattern.compile(
+          "((?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec))\\s+(\\d{1,2})\\s+"
+              + "(\\d{1,2}:\\d{2}(?::\\d{2})?)\\s+(?:([+-]\\d{4}|[A-Z]{3,4})\\s+)?(\\d{4})"
+              + "(?:\\s+([+-]\\d{4}))?");
+
+  private static final DateTimeFormatter SEPARATOR_FORMAT =
+      DateTimeFormatter.ofPattern("MMM d H:mm[:ss] yyyy", Locale.ROOT);
+
+  private final MboxTree tree;
+  private final MboxDialect dialect;
+  private final GmailLabels.Mode labels;
+  private final Map<String, Integer> leftOut;
+  private final Iterator<MboxTree.Folder> folders;
+  private final Iterator<MboxTree.MboxFile> files;
+  private final MessageBuffer buffer = new MessageBuffer();
+  private MboxTree.MboxFile file;
+  private MboxReader reader;
+  private int nextId;
+  private ItemEntry pending;
+  private long generation;
+
+  MboxItems(
+      MboxTree tree,
+      MboxDialect dialect,
+      GmailLabels.Mode labels,
+      Set<ItemType> types,
+      Map<String, Integer> leftOut) {
+    this.tree = tree;
+    this.dialect = dialect;
+    this.labels = labels;
+    this.leftOut = leftOut;
+    this.folders =
+        types.contains(ItemType.FOLDER)
+            ? tree.folders().iterator()
+            : List.<MboxTree.Folder>of().iterator();
+    this.files =
+        types.contains(ItemType.MESSAGE)
+            ? tree.files().iterator()
+            : List.<MboxTree.MboxFile>of().iterator();
+    this.nextId = tree.firstMessageId();
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (pending == null) {
+      generation++;
+      pending = advance();
+    }
+    return pending != null;
+  }
+
+  @Override
+  public ItemEntry next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    ItemEntry e = pending;
+    pending = null;
+    return e;
+  }
+
+  private ItemEntry advance() {
+    if (folders.hasNext()) {
+      MboxTree.Folder f = folders.next();
+      Revision r =
+          Revision.builder(1, 0).folder(f.parentId()).name(f.name()).view("message").build();
+      return new ItemEntry.Decoded(
+          new Item(f.id(), ItemType.FOLDER, List.of(r)), String.join("/", f.segments()));
+    }
+    while (true) {
+      if (reader == null) {
+        if (!files.hasNext()) {
+          return null;
+        }
+        file = files.next();
+        try {
+          reader =
+              new MboxReader(
+                  new BufferedInputStream(Files.newInputStream(file.path()), 1 << 16),
+                  resolve(file.path(), dialect));
+        } catch (IOException e) {
+          return new ItemEntry.Undecodable(
+              0, null, file.relative(), "cannot be read: " + e.getMessage(), false);
+        }
+      }
+      try {
+        MboxReader.Start start = reader.next(buffer);
+        if (start == null) {
+          closeReader();
+          continue;
+        }
+        int id = nextId++;
+        ItemEntry entry = message(id, start);
+        if (entry != null) {
+          return entry;
+        }
+      } catch (IOException e) {
+        closeReader();
+        return new ItemEntry.Undecodable(
+            0,
+            ItemType.MESSAGE,
+            file.relative(),
+            "cannot be read on: "
+                + e.getMessage()
+                + "; the messages after this point are not restored",
+            false);
+      }
+    }
+  }
+
+  private ItemEntry message(int id, MboxReader.Start start) throws IOException {
+    String location = file.relative() + " (message at byte " + start.offset() + ")";
+    String[] values =
+        MessageHeaders.fields(
+            buffer.head(),
+            buffer.headLength(),
+            "from",
+            "subject",
+            "date",
+            MessageState.FIELDS[0],
+            MessageState.FIELDS[1],
+            MessageState.FIELDS[2],
+            MessageState.FIELDS[3],
+            MessageState.FIELDS[4]);
+    MessageState state =
+        MessageState.of(new String[] {values[3], values[4], values[5], values[6], values[7]});
+    if (state.expunged()) {
+      leftOut.merge(
+          "messages Thunderbird had deleted (marked expunged, awaiting compaction)",
+          1,
+          Integer::sum);
+      return null;
+    }
+    GmailLabels.Placement place = GmailLabels.place(state.labels(), labels);
+    int folder = place.folder() == null ? -1 : tree.folderId(place.folder(), false);
+    if (folder < 0) {
+      folder = tree.folderId(file.folder(), false);
+    }
+    Long date = separatorDate(start.separator());
+    if (date == null) {
+      date = MessageHeaders.parseDate(values[2]);
+    }
+    if (date == null) {
+      date = Files.getLastModifiedTime(file.path()).toMillis();
+    }
+    Revision r =
+        Revision.builder(1, 0)
+            .folder(folder)
+            .flags(state.flags())
+            .tags(place.tags())
+            .date(date)
+            .blob(buffer.size(), buffer.digest())
+            .sender(
+                MessageHeaders.clean(
+                    values[0] == null ? null : MessageHeaders.decodeWords(values[0]),
+                    TextRules.MAX_SENDER_LENGTH))
+            .subject(
+                MessageHeaders.clean(
+                    values[1] == null ? null : MessageHeaders.decodeWords(values[1]),
+                    TextRules.MAX_SUBJECT_LENGTH))
+            .build();
+    long at = generation;
+    Passing content =
+        new Passing() {
+          private boolean opened;
+
+          @Override
+          public InputStream open() throws IOException {
+            if (opened || generation != at) {
+              throw new IllegalStateException(location + " was read already, or passed");
+            }
+            opened = true;
+            return buffer.open();
+          }
+
+          @Override
+          public long size() {
+            return buffer.size();
+          }
+
+          @Override
+          public String describe() {
+            return location;
+          }
+        };
+    return new ItemEntry.Decoded(new Item(id, ItemType.MESSAGE, List.of(r)), location, content);
+  }
+
+  /** Epoch milliseconds of a separator line's date, or null. */
+  static Long separatorDate(String separator) {
+    Matcher m = SEPARATOR_DATE.matcher(separator);
+    if (!m.find()) {
+      return null;
+    }
+    try {
+      LocalDateTime t =
+          LocalDateTime.parse(
+              m.group(1) + " " + m.group(2) + " " + m.group(3) + " " + m.group(5),
+              SEPARATOR_FORMAT);
+      String zone =
+          m.group(4) != null && m.group(4).matches("[+-]\\d{4}") ? m.group(4) : m.group(6);
+      ZoneOffset offset =
+          zone == null
+              ? ZoneOffset.UTC
+              : ZoneOffset.of(zone.substring(0, 3) + ":" + zone.substring(3));
+      return t.toInstant(offset).toEpochMilli();
+    } catch (java.time.DateTimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The dialect of a file: as given, or for {@code auto} a Content-Length dialect when the first
+   * message's header leads exactly to the second message (or the end), else mboxrd.
+   */
+  static MboxDialect resolve(Path path, MboxDialect dialect) throws IOException {
+    if (dialect != MboxDialect.AUTO) {
+      return dialect;
+    }
+    try (RandomAccessFile f = new RandomAccessFile(path.toFile(), "r")) {
+      byte[] head = new byte[(int) Math.min(f.length(), 256 * 1024)];
+      f.readFully(head);
+      String text = new String(head, StandardCharsets.ISO_8859_1);
+      int firstLine = text.indexOf('\n');
+      int blank = text.indexOf("\n\n", firstLine);
+      int blankCrlf = text.indexOf("\r\n\r\n", firstLine);
+      int bodyStart;
+      if (blankCrlf >= 0 && (blank < 0 || blankCrlf < blank)) {
+        bodyStart = blankCrlf + 4;
+      } else if (blank >= 0) {
+        bodyStart = blank + 2;
+      } else {
+        return MboxDialect.MBOXRD;
+      }
+      Matcher m =
+          Pattern.compile("(?im)^Content-Length:\\s*(\\d{1,15})\\s*$")
+              .matcher(text.substring(firstLine + 1, bodyStart));
+      if (!m.find()) {
+        return MboxDialect.MBOXRD;
+      }
+      long end = bodyStart + Long.parseLong(m.group(1));
+      if (end == f.length()) {
+        return MboxDialect.MBOXCL2;
+      }
+      if (end > f.length()) {
+        return MboxDialect.MBOXRD;
+      }
+      byte[] after = new byte[(int) Math.min(16, f.length() - end)];
+      f.seek(end);
+      f.readFully(after);
+      String next =
+          new String(after, StandardCharsets.ISO_8859_1).replaceFirst("^(\\r?\\n){0,2}", "");
+      return next.startsWith("From ") || next.isEmpty() ? MboxDialect.MBOXCL2 : MboxDialect.MBOXRD;
+    }
+  }
+
+  private void closeReader() {
+    if (reader != null) {
+      try {
+        reader.close();
+      } catch (IOException e) {
+        // a file we only read
+      }
+      reader = null;
+    }
+  }
+
+  @Override
+  public void close() {
+    closeReader();
+    try {
+      buffer.close();
+    } catch (IOException e) {
+      // a spool file of ours: the next restart's temp cleanup takes it
+    }
+  }
+}

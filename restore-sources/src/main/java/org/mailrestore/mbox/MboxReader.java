@@ -1,0 +1,403 @@
+package org.mailrestore.mbox;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.regex.Pattern;
+
+/**
+ * Splits an mbox stream into its messages, one pass, bounded memory: a {@code From } line starts a
+ * message when it has the form of a separator ({@code From <sender> <date>}, or the one-word form
+ * of the file's first separator, such as {@code From -}); another {@code From } line is text a
+ * writer failed to quote. The line ending before the next separator (and at the end of the file)
+ * belongs to the mbox and is removed; {@code >From } quoting is undone as the dialect says; in the
+ * Content-Length dialects a message is as long as its header says, when the header leads exactly to
+ * the next separator, and that header (the writer's: the last of the header block) is removed.
+ */
+final class MboxReader implements AutoCloseable {
+
+  /** {@code From <sender> <weekday> <month> <day> <hh:mm>...}: the form of a separator line. */
+  private static final Pattern SEPARATOR =
+      Pattern.compile(
+          "From \\S+\\s+(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\\s+)?"
+              + "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\\s+\\d{1,2}\\s+\\d{1,2}:\\d{2}.*",
+          Pattern.DOTALL);
+
+  private static final byte[] FROM = "From ".getBytes(StandardCharsets.US_ASCII);
+
+  /** A separator line longer than this is not one. */
+  private static final int MAX_SEPARATOR = 4096;
+
+  /** One message's place and separator line. */
+  record Start(long offset, String separator) {}
+
+  private final InputStream in;
+  private final MboxDialect dialect;
+  private final byte[] buffer = new byte[1 << 16];
+  private int position;
+  private int limit;
+  private long consumed; // file offset of buffer[0]
+  private boolean eof;
+  private Start next; // the separator already read: the next message's start
+  private boolean started;
+  private String firstShape; // the first separator's, when it is one word: such lines are too
+  private boolean lineStart =
+      true; // the position is at the start of a line (not inside a long one)
+  private long keep = -1; // a file offset the buffer must keep while looking ahead, or -1
+
+  /**
+   * @param dialect resolved: not {@link MboxDialect#AUTO}
+   */
+  MboxReader(InputStream in, MboxDialect dialect) {
+    this.in = in;
+    this.dialect = dialect;
+  }
+
+  /**
+   * Reads the next message into {@code message}.
+   *
+   * @return where it starts and its separator line; null at the end of the file
+   * @throws NotMboxException when the file does not start with a {@code From } line
+   */
+  Start next(MessageBuffer message) throws IOException {
+    if (!started) {
+      started = true;
+      skipByteOrderMark();
+      skipBlankLines();
+      if (available(1) == 0) {
+        return null;
+      }
+      if (!startsWith(FROM)) {
+        throw new NotMboxException("it does not start with a \"From \" line: not an mbox file");
+      }
+      next = readSeparator();
+      firstShape = shape(next.separator());
+    }
+    if (next == null) {
+      return null;
+    }
+    Start start = next;
+    next = null;
+    message.reset();
+    long contentLength = -1;
+    byte[] heldLength = null; // a Content-Length line, kept back until it proves the last header
+    boolean inHeaders = true;
+    while (true) {
+      if (available(1) == 0) {
+        writeHeld(heldLength, message);
+        message.trimLineEnding();
+        return start;
+      }
+      if (inHeaders) {
+        int lineLength = lineLength();
+        if (isBlank(lineLength)) {
+          inHeaders = false;
+          if (heldLength == null) {
+            contentLength = -1;
+          }
+          // the last header, when it is a Content-Length, is the mbox writer's: not the message's
+          copy(lineLength, 0, message);
+          if (contentLength >= 0 && readBody(contentLength, message)) {
+            return start;
+          }
+          continue;
+        }
+        if (startsWith(FROM) && isSeparator()) {
+          writeHeld(heldLength, message);
+          message.trimLineEnding();
+          next = readSeparator();
+          return start;
+        }
+        writeHeld(heldLength, message);
+        heldLength = null;
+        if (dialect.usesContentLength()) {
+          long cl = contentLength(lineLength);
+          if (cl >= 0) {
+            contentLength = cl;
+            heldLength = Arrays.copyOfRange(buffer, position, position + lineLength);
+            position += lineLength;
+            continue;
+          }
+        }
+        copy(lineLength, 0, message);
+        continue;
+      }
+      int quotes = quotes();
+      if (quotes == 0 && startsWith(FROM) && isSeparator()) {
+        message.trimLineEnding();
+        next = readSeparator();
+        return start;
+      }
+      int lineLength = lineLength();
+      copy(lineLength, quotes > 0 && dialect.unquotes(quotes) ? 1 : 0, message);
+    }
+  }
+
+  /**
+   * A body of {@code length} bytes (lines unquoted as the dialect says) when the bytes after it are
+   * the next separator or the end of the file. A header that lies is found before anything is read
+   * when the body fits the buffer (false: the message is read line by line instead), else after
+   * (false: the rest of the message, up to the next separator, is read line by line).
+   */
+  private boolean readBody(long length, MessageBuffer message) throws IOException {
+    if (length < buffer.length - 64 && available((int) length + 64) >= length) {
+      long start = consumed + position;
+      long outer = keep;
+      keep = start;
+      position += (int) length;
+      boolean fits = endsThere();
+      position = (int) (start - consumed);
+      keep = outer;
+      if (!fits) {
+        return false;
+      }
+    }
+    long remaining = length;
+    while (remaining > 0 && available(1) > 0) {
+      int lineLength = (int) Math.min(lineLength(), remaining);
+      int quotes = quotes();
+      copy(lineLength, quotes > 0 && dialect.unquotes(quotes) ? 1 : 0, message);
+      remaining -= lineLength;
+    }
+    if (remaining == 0 && endsThere()) {
+      skipLineEndings();
+      if (available(1) > 0) {
+        next = readSeparator();
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Whether the mbox's blank lines, then a separator or the end of the file, are at the position.
+   */
+  private boolean endsThere() throws IOException {
+    long start = consumed + position;
+    long outer = keep;
+    keep = outer >= 0 ? Math.min(outer, start) : start;
+    boolean savedLineStart = lineStart;
+    skipLineEndings();
+    boolean ends = available(1) == 0 || startsWith(FROM); // where the length says: trusted
+    position = (int) (start - consumed);
+    lineStart = savedLineStart;
+    keep = outer;
+    return ends;
+  }
+
+  private void skipLineEndings() throws IOException {
+    for (int i = 0; i < 2; i++) {
+      if (available(2) >= 2 && buffer[position] == '\r' && buffer[position + 1] == '\n') {
+        position += 2;
+      } else if (available(1) >= 1 && buffer[position] == '\n') {
+        position++;
+      }
+    }
+    lineStart = true;
+  }
+
+  private static void writeHeld(byte[] held, MessageBuffer message) throws IOException {
+    if (held != null) {
+      message.write(held, 0, held.length);
+    }
+  }
+
+  /** The Content-Length of a header line, or -1. */
+  private long contentLength(int lineLength) {
+    String line =
+        new String(buffer, position, Math.min(lineLength, 200), StandardCharsets.ISO_8859_1);
+    if (line.regionMatches(true, 0, "Content-Length:", 0, 15)) {
+      try {
+        return Long.parseLong(line.substring(15).strip());
+      } catch (NumberFormatException e) {
+        return -1;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Whether the {@code From } line at the position separates messages: it has a separator's form
+   * ({@code From <sender> <date>}), or it is, like this file's first separator, a {@code From} and
+   * a single word of the same shape: Netscape's and Thunderbird's {@code From -}, Google Takeout's
+   * {@code From 1844347792267117879@xxx}. Any other {@code From } line is text a writer failed to
+   * quote (as in "From Russia with love").
+   */
+  private boolean isSeparator() throws IOException {
+    int lineLength = lineLength();
+    if (lineLength > MAX_SEPARATOR) {
+      return false;
+    }
+    String line = text(lineLength);
+    if (firstShape != null && firstShape.equals(shape(line))) {
+      return true;
+    }
+    return SEPARATOR.matcher(line).matches();
+  }
+
+  /**
+   * The shape of a one-word separator line ({@code From -}, {@code From 1844...@xxx}): its word
+   * with each run of digits as one {@code 9}; null for a line of more words.
+   */
+  static String shape(String line) {
+    if (line.length() <= FROM.length) {
+      return null;
+    }
+    String rest = line.substring(FROM.length).strip();
+    if (rest.isEmpty() || rest.indexOf(' ') >= 0 || rest.indexOf('\t') >= 0) {
+      return null;
+    }
+    return rest.replaceAll("[0-9]+", "9");
+  }
+
+  /** Reads the separator line at the position. */
+  private Start readSeparator() throws IOException {
+    long offset = consumed + position;
+    int lineLength = lineLength();
+    String line = text(Math.min(lineLength, MAX_SEPARATOR)).strip();
+    skipLine();
+    return new Start(offset, line);
+  }
+
+  private String text(int length) {
+    int end = position + length;
+    while (end > position && (buffer[end - 1] == '\n' || buffer[end - 1] == '\r')) {
+      end--;
+    }
+    return new String(buffer, position, end - position, StandardCharsets.ISO_8859_1);
+  }
+
+  private boolean isBlank(int lineLength) {
+    return (lineLength == 1 && buffer[position] == '\n')
+        || (lineLength == 2 && buffer[position] == '\r' && buffer[position + 1] == '\n');
+  }
+
+  /** A UTF-8 byte order mark some tools put before the first separator. */
+  private void skipByteOrderMark() throws IOException {
+    if (available(3) >= 3
+        && buffer[position] == (byte) 0xEF
+        && buffer[position + 1] == (byte) 0xBB
+        && buffer[position + 2] == (byte) 0xBF) {
+      position += 3;
+    }
+  }
+
+  private void skipBlankLines() throws IOException {
+    while (available(2) > 0) {
+      int lineLength = lineLength();
+      if (!isBlank(lineLength)) {
+        return;
+      }
+      position += lineLength;
+    }
+  }
+
+  /** How many {@code >} start the line, when {@code From } follows them; else 0. */
+  private int quotes() throws IOException {
+    if (!lineStart) {
+      return 0;
+    }
+    int n = 0;
+    while (available(n + 1) > n && buffer[position + n] == '>') {
+      n++;
+      if (n > 1000) {
+        return 0;
+      }
+    }
+    if (n == 0 || available(n + FROM.length) < n + FROM.length) {
+      return 0;
+    }
+    for (int i = 0; i < FROM.length; i++) {
+      if (buffer[position + n + i] != FROM[i]) {
+        return 0;
+      }
+    }
+    return n;
+  }
+
+  private boolean startsWith(byte[] prefix) throws IOException {
+    if (!lineStart || available(prefix.length) < prefix.length) {
+      return false;
+    }
+    for (int i = 0; i < prefix.length; i++) {
+      if (buffer[position + i] != prefix[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The length of the line at the position, its line ending included, as far as the buffer can hold
+   * it (a longer line is taken in parts: only its start matters).
+   */
+  private int lineLength() throws IOException {
+    int scanned = 0;
+    while (true) {
+      for (int i = position + scanned; i < limit; i++) {
+        if (buffer[i] == '\n') {
+          return i - position + 1;
+        }
+      }
+      scanned = limit - position;
+      if (eof || available(scanned + 1) == scanned) {
+        return scanned; // the last line, or the part of a very long one the buffer holds
+      }
+    }
+  }
+
+  /** Copies the line's bytes to the message, leaving out its first {@code skip} bytes. */
+  private void copy(int lineLength, int skip, MessageBuffer message) throws IOException {
+    message.write(buffer, position + skip, lineLength - skip);
+    lineStart = lineLength > 0 && buffer[position + lineLength - 1] == '\n';
+    position += lineLength;
+  }
+
+  private void skipLine() throws IOException {
+    while (true) {
+      int n = lineLength();
+      boolean ends = n > 0 && buffer[position + n - 1] == '\n';
+      position += n;
+      if (ends || n == 0 || available(1) == 0) {
+        lineStart = true;
+        return;
+      }
+    }
+  }
+
+  /** Makes at least {@code n} bytes available from the position, when the file has them. */
+  private int available(int n) throws IOException {
+    if (limit - position >= n || eof) {
+      return limit - position;
+    }
+    int from = keep >= 0 ? (int) Math.min(position, keep - consumed) : position;
+    if (from > 0) {
+      System.arraycopy(buffer, from, buffer, 0, limit - from);
+      consumed += from;
+      limit -= from;
+      position -= from;
+    }
+    while (limit - position < n && limit < buffer.length && !eof) {
+      int r = in.read(buffer, limit, buffer.length - limit);
+      if (r < 0) {
+        eof = true;
+      } else {
+        limit += r;
+      }
+    }
+    return limit - position;
+  }
+
+  @Override
+  public void close() throws IOException {
+    in.close();
+  }
+
+  /** The file is not an mbox. */
+  static final class NotMboxException extends IOException {
+    NotMboxException(String message) {
+      super(message);
+    }
+  }
+}

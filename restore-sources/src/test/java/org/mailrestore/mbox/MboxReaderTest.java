@@ -1,0 +1,182 @@
+package org.mailrestore.mbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.mailrestore.blob.BlobDigest;
+
+/** Every dialect, both line endings, the odd separators: each message comes back as it went in. */
+class MboxReaderTest {
+
+  static final String SEP = "From alice@example.org Thu Jan  1 00:00:00 2015";
+
+  static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  static List<byte[]> read(byte[] mbox, MboxDialect dialect) throws IOException {
+    List<byte[]> messages = new ArrayList<>();
+    try (MboxReader reader = new MboxReader(new ByteArrayInputStream(mbox), dialect);
+        MessageBuffer buffer = new MessageBuffer()) {
+      while (reader.next(buffer) != null) {
+        try (InputStream in = buffer.open()) {
+          byte[] m = in.readAllBytes();
+          assertThat(buffer.size()).isEqualTo(m.length);
+          assertThat(buffer.digest()).isEqualTo(BlobDigest.ofContent(m));
+          messages.add(m);
+        }
+      }
+    }
+    return messages;
+  }
+
+  /** Messages that test quoting: From lines, quoted From lines, no final line ending. */
+  static List<byte[]> tricky(String eol) {
+    return List.of(
+        bytes("Subject: plain" + eol + eol + "body" + eol),
+        bytes(
+            "Subject: from lines"
+                + eol
+                + eol
+                + "From here on"
+                + eol
+                + ">From there"
+                + eol
+                + ">>From far"
+                + eol
+                + "end"
+                + eol),
+        bytes("Subject: no final line ending" + eol + eol + "last line"),
+        bytes("Subject: ends with a blank line" + eol + eol + "x" + eol + eol),
+        bytes("Subject: empty body" + eol + eol));
+  }
+
+  @Test
+  void mboxrdGivesEveryMessageBackByteForByteWithBothLineEndings() throws IOException {
+    for (String eol : List.of("\n", "\r\n")) {
+      List<byte[]> messages = tricky(eol);
+      byte[] mbox =
+          MboxWriter.concat(
+              messages.stream().map(m -> MboxWriter.mboxrd(m, SEP)).toArray(byte[][]::new));
+      assertThat(read(mbox, MboxDialect.MBOXRD)).containsExactlyElementsOf(messages);
+    }
+  }
+
+  @Test
+  void mboxclAndMboxcl2DelimitByContentLengthAndDropTheirHeader() throws IOException {
+    for (String eol : List.of("\n", "\r\n")) {
+      List<byte[]> messages = tricky(eol);
+      byte[] cl2 =
+          MboxWriter.concat(
+              messages.stream().map(m -> MboxWriter.mboxcl2(m, SEP)).toArray(byte[][]::new));
+      assertThat(read(cl2, MboxDialect.MBOXCL2)).containsExactlyElementsOf(messages);
+      // mboxcl quotes as mboxo does: an original ">From " line cannot be told apart
+      List<byte[]> unambiguous = List.of(messages.get(0), messages.get(2), messages.get(3));
+      byte[] cl =
+          MboxWriter.concat(
+              unambiguous.stream().map(m -> MboxWriter.mboxcl(m, SEP)).toArray(byte[][]::new));
+      assertThat(read(cl, MboxDialect.MBOXCL)).containsExactlyElementsOf(unambiguous);
+    }
+  }
+
+  @Test
+  void mboxoUndoesOneQuoteAndLosesWhatItCannotTell() throws IOException {
+    byte[] original = bytes("Subject: x\n\nFrom a\nok\n");
+    assertThat(read(MboxWriter.mboxo(original, SEP), MboxDialect.MBOXO)).containsExactly(original);
+    // an original ">From " line: mboxo wrote it as is, and reads it back as "From " (documented)
+    byte[] ambiguous = bytes("Subject: x\n\n>From a\n");
+    assertThat(read(MboxWriter.mboxo(ambiguous, SEP), MboxDialect.MBOXO))
+        .containsExactly(bytes("Subject: x\n\nFrom a\n"));
+  }
+
+  @Test
+  void onlyLinesInSeparatorFormSeparateMessages() throws IOException {
+    byte[] mbox =
+        bytes(
+            SEP
+                + "\nSubject: a\n\ntext\n\nFrom Russia with love\n\n"
+                + SEP
+                + "\nSubject: b\n\nb\n");
+    // an unquoted "From " line is text, even after a blank line: it has no separator's form
+    List<byte[]> messages = read(mbox, MboxDialect.MBOXRD);
+    assertThat(messages).hasSize(2);
+    assertThat(new String(messages.get(0), StandardCharsets.ISO_8859_1))
+        .isEqualTo("Subject: a\n\ntext\n\nFrom Russia with love\n");
+    // a message without a final line ending is followed by a separator-shaped line
+    byte[] noBlank = bytes(SEP + "\nSubject: a\n\nno ending\n" + SEP + "\nSubject: b\n\nb\n");
+    assertThat(read(noBlank, MboxDialect.MBOXRD))
+        .containsExactly(bytes("Subject: a\n\nno ending"), bytes("Subject: b\n\nb"));
+  }
+
+  @Test
+  void netscapeSeparatorsWithoutADateAndAByteOrderMarkAreRead() throws IOException {
+    byte[] mbox =
+        bytes(
+            "\u00ef\u00bb\u00bfFrom - \nSubject: a\n\nno blank line after\nFrom - \nSubject: b\n\nb\n");
+    assertThat(read(mbox, MboxDialect.MBOXRD))
+        .containsExactly(bytes("Subject: a\n\nno blank line after"), bytes("Subject: b\n\nb"));
+  }
+
+  @Test
+  void aMessagesOwnContentLengthHeaderStaysOnlyTheWritersIsRemoved() throws IOException {
+    byte[] own = bytes("Content-Length: 999\nSubject: own header\n\nbody\n");
+    byte[] mbox = MboxWriter.concat(MboxWriter.mboxcl2(own, SEP), MboxWriter.mboxcl2(own, SEP));
+    assertThat(read(mbox, MboxDialect.MBOXCL2)).containsExactly(own, own);
+  }
+
+  @Test
+  void aLyingContentLengthFallsBackToSeparators() throws IOException {
+    byte[] mbox =
+        bytes(
+            SEP
+                + "\nSubject: a\nContent-Length: 3\n\nlonger than three\n\n"
+                + SEP
+                + "\nSubject: b\n\nb\n\n");
+    assertThat(read(mbox, MboxDialect.MBOXCL2))
+        .containsExactly(bytes("Subject: a\n\nlonger than three\n"), bytes("Subject: b\n\nb\n"));
+  }
+
+  @Test
+  void longLinesAndLargeMessagesStreamInBoundedMemory() throws IOException {
+    byte[] body = new byte[9 << 20];
+    new Random(3).nextBytes(body);
+    for (int i = 0; i < body.length; i++) {
+      if (body[i] == '\n' || body[i] == '\r') {
+        body[i] = 'x'; // one line of 9 MiB, over the in-memory limit
+      }
+    }
+    byte[] message = MboxWriter.concat(bytes("Subject: big\n\n"), body, bytes("\n"));
+    byte[] small = bytes("Subject: small\n\nFrom inside\n");
+    byte[] mbox = MboxWriter.concat(MboxWriter.mboxrd(message, SEP), MboxWriter.mboxrd(small, SEP));
+    List<byte[]> read = read(mbox, MboxDialect.MBOXRD);
+    assertThat(read).hasSize(2);
+    assertThat(Arrays.equals(read.get(0), message)).isTrue();
+    assertThat(read.get(1)).isEqualTo(small);
+  }
+
+  @Test
+  void aFileThatIsNotAnMboxSaysSo() {
+    assertThatThrownBy(() -> read(bytes("Subject: x\n\nbody\n"), MboxDialect.MBOXRD))
+        .isInstanceOf(MboxReader.NotMboxException.class)
+        .hasMessageContaining("From ");
+  }
+
+  @Test
+  void separatorDatesAreReadInTheirUsualForms() {
+    assertThat(MboxItems.separatorDate(SEP)).isEqualTo(1_420_070_400_000L);
+    assertThat(MboxItems.separatorDate("From - Thu Jan 01 00:00:00 2015"))
+        .isEqualTo(1_420_070_400_000L);
+    assertThat(MboxItems.separatorDate("From 1@xxx Thu Jan 01 01:00:00 +0100 2015"))
+        .isEqualTo(1_420_070_400_000L);
+    assertThat(MboxItems.separatorDate("From nobody")).isNull();
+  }
+}

@@ -1,0 +1,222 @@
+package org.mailrestore.mbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.blob.StorageLimits;
+import org.mailrestore.blob.s3.S3Profiles;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.mail.SystemFolder;
+import org.mailrestore.source.ItemEntry;
+import org.mailrestore.source.ItemStream;
+import org.mailrestore.source.MailSource;
+import org.mailrestore.source.SourceContext;
+import org.mailrestore.source.SourceKinds;
+import org.mailrestore.source.SourceProblem;
+
+/** Trees of mbox files as mail clients leave them, and the state each message's headers carry. */
+class MboxSourceTest {
+
+  static final String ALICE = "alice@example.org";
+  static final String SEP = MboxReaderTest.SEP;
+
+  @TempDir Path dir;
+
+  private MailSource open(Path location, String labels) throws IOException {
+    return SourceKinds.installed()
+        .open(
+            MboxSourceKind.of(location, ALICE, "auto", labels),
+            new SourceContext(
+                S3Profiles.none(new SimpleMeterRegistry()),
+                StorageLimits.DEFAULT,
+                new SimpleMeterRegistry(),
+                null));
+  }
+
+  /** Messages by subject, folders by id. */
+  private record Read(
+      Map<String, Revision> messages, Map<Integer, Revision> folders, Map<String, byte[]> bytes) {
+    String folderOf(String subject) {
+      int id = messages.get(subject).folderId();
+      SystemFolder system = SystemFolder.byId(id);
+      if (system != null) {
+        return system.folderName();
+      }
+      List<String> path = new ArrayList<>();
+      Integer f = id;
+      while (f != null && folders.containsKey(f)) {
+        Revision r = folders.get(f);
+        path.add(0, r.name());
+        f = r.folderId();
+      }
+      if (f != null && f != SystemFolder.USER_ROOT.id() && SystemFolder.byId(f) != null) {
+        path.add(0, SystemFolder.byId(f).folderName());
+      }
+      return String.join("/", path);
+    }
+  }
+
+  private static Read read(MailSource source) throws IOException {
+    Map<String, Revision> messages = new HashMap<>();
+    Map<Integer, Revision> folders = new HashMap<>();
+    Map<String, byte[]> bytes = new HashMap<>();
+    try (ItemStream stream = source.items(ALICE, EnumSet.allOf(ItemType.class))) {
+      while (stream.hasNext()) {
+        ItemEntry e = stream.next();
+        assertThat(e).as(e.location()).isInstanceOf(ItemEntry.Decoded.class);
+        ItemEntry.Decoded d = (ItemEntry.Decoded) e;
+        Revision r = d.item().latest().orElseThrow();
+        if (d.item().type() == ItemType.FOLDER) {
+          folders.put(d.item().id(), r);
+        } else {
+          messages.put(r.subject(), r);
+          try (InputStream in = d.passing().open()) {
+            bytes.put(r.subject(), in.readAllBytes());
+          }
+        }
+      }
+    }
+    return new Read(messages, folders, bytes);
+  }
+
+  private static byte[] message(String subject, String headers) {
+    return ("Subject: " + subject + "\n" + headers + "\nbody of " + subject + "\n")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static void write(Path file, byte[]... messages) throws IOException {
+    Files.createDirectories(file.getParent());
+    byte[][] parts = new byte[messages.length][];
+    for (int i = 0; i < messages.length; i++) {
+      parts[i] = MboxWriter.mboxrd(messages[i], SEP);
+    }
+    Files.write(file, MboxWriter.concat(parts));
+  }
+
+  @Test
+  void thunderbirdAppleMailAndPlainTreesMakeFolders() throws IOException {
+    Path root = dir.resolve("Mail");
+    write(root.resolve("Inbox"), message("in inbox", "X-Mozilla-Status: 0001\n"));
+    write(root.resolve("Inbox.sbd/Lists"), message("in a sub-folder of the inbox", ""));
+    write(root.resolve("Projects"), message("in projects", ""));
+    write(root.resolve("Projects.sbd/Old.sbd/Older"), message("three deep", ""));
+    write(root.resolve("Archive.mbox/mbox"), message("apple mail", ""));
+    write(root.resolve("Archive.mbox/Nested.mbox/mbox"), message("apple nested", ""));
+    write(root.resolve("lists/linux.mbox"), message("a mutt folder", ""));
+    Files.write(root.resolve("Inbox.msf"), new byte[] {1, 2, 3}); // Thunderbird's index
+    Files.writeString(root.resolve("Archive.mbox/Info.plist"), "<plist/>");
+    Files.writeString(root.resolve("notes"), "not mail at all\n");
+    Files.createFile(root.resolve("Trash")); // an empty folder
+    try (MailSource source = open(root, "tags")) {
+      Read read = read(source);
+      assertThat(read.folderOf("in inbox")).isEqualTo("Inbox");
+      assertThat(read.folderOf("in a sub-folder of the inbox")).isEqualTo("Inbox/Lists");
+      assertThat(read.folderOf("in projects")).isEqualTo("Projects");
+      assertThat(read.folderOf("three deep")).isEqualTo("Projects/Old/Older");
+      assertThat(read.folderOf("apple mail")).isEqualTo("Archive");
+      assertThat(read.folderOf("apple nested")).isEqualTo("Archive/Nested");
+      assertThat(read.folderOf("a mutt folder")).isEqualTo("lists/linux");
+      assertThat(read.folders().values()).noneMatch(f -> f.name().equals("Trash"));
+      assertThat(source.problems(ALICE))
+          .singleElement()
+          .satisfies(p -> {
+            assertThat(p.location()).isEqualTo("notes");
+            assertThat(p.detail()).contains("not an mbox");
+            assertThat(p.notCarried()).isFalse();
+          });
+    }
+  }
+
+  @Test
+  void statusHeadersGiveTheFlagsAndExpungedMessagesAreLeftOut() throws IOException {
+    Path file = dir.resolve("Inbox");
+    write(
+        file,
+        message("read and replied", "X-Mozilla-Status: 0003\n"),
+        message("unread flagged", "X-Mozilla-Status: 0004\n"),
+        message("forwarded", "X-Mozilla-Status: 1001\n"),
+        message("expunged", "X-Mozilla-Status: 0009\n"),
+        message("mutt new", "Status: O\n"),
+        message("mutt read answered", "Status: RO\nX-Status: A\n"),
+        message("no status at all", ""));
+    try (MailSource source = open(file, "tags")) {
+      Read read = read(source);
+      assertThat(read.messages().get("read and replied").flags()).isEqualTo("r");
+      assertThat(read.messages().get("unread flagged").flags()).isEqualTo("fu");
+      assertThat(read.messages().get("forwarded").flags()).isEqualTo("w");
+      assertThat(read.messages()).doesNotContainKey("expunged");
+      assertThat(read.messages().get("mutt new").flags()).isEqualTo("u");
+      assertThat(read.messages().get("mutt read answered").flags()).isEqualTo("r");
+      assertThat(read.messages().get("no status at all").flags()).isEmpty();
+      assertThat(read.bytes().get("forwarded"))
+          .isEqualTo(message("forwarded", "X-Mozilla-Status: 1001\n"));
+      assertThat(read.messages().get("read and replied").date()).isEqualTo(1_420_070_400_000L);
+      assertThat(source.problems(ALICE))
+          .singleElement()
+          .satisfies(p -> {
+            assertThat(p.notCarried()).isTrue();
+            assertThat(p.detail()).contains("1 messages Thunderbird had deleted");
+          });
+    }
+  }
+
+  @Test
+  void gmailLabelsPickFoldersAndBecomeTagsAsDocumented() throws IOException {
+    Path file = dir.resolve("All mail Including Spam and Trash.mbox");
+    write(
+        file,
+        message("inbox", "X-Gmail-Labels: Inbox,Important,Opened\n"),
+        message("archived", "X-Gmail-Labels: Archived,Work/Projects,\"Clients, big\"\n"),
+        message("sent", "X-Gmail-Labels: Sent,Inbox,Starred\n"),
+        message("spam", "X-Gmail-Labels: Spam,Unread\n"),
+        message("trash", "X-Gmail-Labels: Trash,Inbox\n"));
+    try (MailSource source = open(file, "tags")) {
+      Read read = read(source);
+      assertThat(read.folderOf("inbox")).isEqualTo("Inbox");
+      assertThat(read.messages().get("inbox").tags()).containsExactly("Important");
+      assertThat(read.folderOf("archived")).isEqualTo("All mail Including Spam and Trash");
+      assertThat(read.messages().get("archived").tags())
+          .containsExactly("Work-Projects", "Clients, big");
+      assertThat(read.folderOf("sent")).isEqualTo("Sent");
+      assertThat(read.messages().get("sent").flags()).isEqualTo("f");
+      assertThat(read.folderOf("spam")).isEqualTo("Junk");
+      assertThat(read.messages().get("spam").flags()).isEqualTo("u");
+      assertThat(read.folderOf("trash")).isEqualTo("Trash");
+    }
+    try (MailSource source = open(file, "folders")) {
+      Read read = read(source);
+      assertThat(read.folderOf("archived")).isEqualTo("Work/Projects");
+      assertThat(read.messages().get("archived").tags()).containsExactly("Clients, big");
+      assertThat(read.folderOf("inbox")).isEqualTo("Inbox");
+    }
+  }
+
+  @Test
+  void theSameTreeGivesTheSameReferenceAndAnotherTreeAnother() throws IOException {
+    write(dir.resolve("a/Inbox"), message("x", ""));
+    write(dir.resolve("b/Inbox"), message("x", ""));
+    try (MailSource a = open(dir.resolve("a"), "tags");
+        MailSource again = open(dir.resolve("a"), "tags");
+        MailSource b = open(dir.resolve("b"), "tags")) {
+      assertThat(a.accountRef(ALICE)).isEqualTo(again.accountRef(ALICE));
+      assertThat(a.accountRef(ALICE)).isNotEqualTo(b.accountRef(ALICE));
+    }
+  }
+
+  static List<SourceProblem> none() {
+    return List.of();
+  }
+}
