@@ -52,7 +52,11 @@ final class ExportCommand {
         description = "An account's address; repeatable where the format holds several")
     List<String> accounts;
 
-    @Option(names = "--out", required = true, description = "A new (or empty) directory")
+    @Option(
+        names = "--out",
+        required = true,
+        description =
+            "Where to write: a new (or empty) directory, or a new file, as the format takes")
     Path out;
 
     @Mixin StoreOptions store;

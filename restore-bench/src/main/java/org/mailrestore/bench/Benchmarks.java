@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
       BlobsCommand.class,
       RestoreCommand.class,
       S3RestoreCommand.class,
+      ArchiveCommand.class,
       PeerCommand.class,
       SuiteCommand.class,
       RestoreChildCommand.class,
