@@ -1,4 +1,4 @@
-# Sourced by ./mailrestore and .ci/run. Sets JAVA_HOME to a JDK 21 or newer, or fails saying why.
+# Sourced by ./mvnw, ./mailrestore, ./benchmark and .ci/run. Sets JAVA_HOME to a JDK 21 or newer, or fails saying why.
 # Order: JAVA_HOME when it is new enough; the newest JDK under /usr/lib/jvm; macOS's java_home;
 # the java on the PATH.
 
@@ -42,7 +42,8 @@ find_jdk() {
   fi
   if [ "${best_major:-0}" -lt "$wanted" ]; then
     echo "error: no JDK $wanted or newer found (looked at JAVA_HOME, /usr/lib/jvm, the PATH)." >&2
-    echo "       Install one (for example Temurin $wanted+) or set JAVA_HOME to it." >&2
+    echo "       Install one (Eclipse Temurin $wanted or newer from https://adoptium.net, or your" >&2
+    echo "       distribution's openjdk-$wanted-jdk) under /usr/lib/jvm, or set JAVA_HOME to it." >&2
     return 1
   fi
   export JAVA_HOME=$best

@@ -4,11 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.testkit.MariaDbServer;
 
 /**
  * The local commands against a real MariaDB: generate, inspect, restore run, verify. Each test has
@@ -153,5 +158,89 @@ class CliRestoreIT {
         .contains("item " + itemName.replace(".json", ""))
         .contains("BLOB_MISSING")
         .contains(digest);
+  }
+
+  @Test
+  void aRestoreIntoADatabaseThatDoesNotExistCreatesItAndShowsProgress() throws Exception {
+    // Large enough to run a few seconds, so that progress lines show.
+    Path backup = RestoreProcesses.generate(dir.resolve("backup"), 3, 3000, 5);
+    MariaDbServer server = own.database().server();
+    String name = own.database().name() + "_new";
+    List<String> target =
+        List.of(
+            "--jdbc-url",
+            server.jdbcUrl(name),
+            "--db-user",
+            server.user(),
+            "--volume",
+            dir.resolve("new-volume").toString());
+    try {
+      Cli.Result restored =
+          Cli.run(
+              Cli.args(
+                  List.of(
+                      "restore",
+                      "run",
+                      "--backup",
+                      backup.toString(),
+                      "--concurrent-accounts",
+                      "1",
+                      "--every",
+                      "1"),
+                  target));
+      assertThat(restored.exitCode()).as(restored.out() + restored.err()).isZero();
+      assertThat(restored.out())
+          .as("off a terminal, a local restore prints a progress line every --every seconds")
+          .containsPattern("(?m)^RUNNING +DATA +\\[[#.]+\\] \\d+/4 accounts, [0-9,]+ items");
+      Cli.Result verified =
+          Cli.run(Cli.args(List.of("verify", "--backup", backup.toString()), target));
+      assertThat(verified.exitCode()).as(verified.out() + verified.err()).isZero();
+      assertThat(verified.out()).contains("no differences");
+    } finally {
+      sql(server, "DROP DATABASE IF EXISTS " + name);
+    }
+  }
+
+  @Test
+  void aUserWhoMayNotCreateTheDatabaseIsToldWhatToRun() throws Exception {
+    Path backup = RestoreProcesses.generate(dir.resolve("backup"), 1, 10, 5);
+    MariaDbServer server = own.database().server();
+    String user = "mr_" + own.database().name().substring(8, 20);
+    String name = own.database().name() + "_denied";
+    Path password = dir.resolve("password");
+    Files.writeString(password, "pw-" + user);
+    sql(server, "CREATE USER '" + user + "'@'%' IDENTIFIED BY 'pw-" + user + "'");
+    try {
+      Cli.Result refused =
+          Cli.run(
+              "restore",
+              "run",
+              "--backup",
+              backup.toString(),
+              "--jdbc-url",
+              server.jdbcUrl(name),
+              "--db-user",
+              user,
+              "--db-password-file",
+              password.toString(),
+              "--volume",
+              dir.resolve("volume").toString());
+      assertThat(refused.exitCode()).isNotZero();
+      assertThat(refused.out() + refused.err())
+          .contains("the database " + name + " does not exist and user " + user)
+          .contains("CREATE DATABASE `" + name + "`")
+          .contains("GRANT ALL PRIVILEGES ON `" + name + "`.* TO '" + user + "'");
+    } finally {
+      sql(server, "DROP USER IF EXISTS '" + user + "'@'%'");
+      sql(server, "DROP DATABASE IF EXISTS " + name);
+    }
+  }
+
+  private static void sql(MariaDbServer server, String statement) throws SQLException {
+    try (Connection c =
+            DriverManager.getConnection(server.serverUrl(), server.user(), server.password());
+        Statement s = c.createStatement()) {
+      s.execute(statement);
+    }
   }
 }

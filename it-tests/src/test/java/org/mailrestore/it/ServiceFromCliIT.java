@@ -73,7 +73,7 @@ class ServiceFromCliIT {
     assertThat(watched.out()).contains("CANCELLED").doesNotContain("\r");
 
     Cli.Result shown = service.cli("restore", "status", operation);
-    assertThat(shown.exitCode()).isZero();
+    assertThat(shown.exitCode()).as("status exits as watch does").isEqualTo(3);
     assertThat(shown.out()).contains(operation).contains("CANCELLED");
     Cli.Result listed = service.cli("restore", "list", "--state", "CANCELLED");
     assertThat(listed.out()).contains(operation);
@@ -85,6 +85,7 @@ class ServiceFromCliIT {
     Cli.Result resumed = service.cli("restore", "resume", operation, "--watch");
     assertThat(resumed.exitCode()).as(resumed.out() + resumed.err()).isZero();
     assertThat(resumed.out()).contains("resumed").contains("COMPLETED");
+    assertThat(service.cli("restore", "status", operation, "--json").exitCode()).isZero();
 
     Cli.Result accounts = service.cli("restore", "accounts", operation);
     assertThat(accounts.exitCode()).isZero();
@@ -112,6 +113,7 @@ class ServiceFromCliIT {
     assertThat(started.exitCode()).as(started.out() + started.err()).isEqualTo(1);
     assertThat(started.out()).contains("PARTIAL");
     String operation = started.operation();
+    assertThat(service.cli("restore", "status", operation).exitCode()).isEqualTo(1);
 
     Cli.Result failures = service.cli("restore", "failures", operation);
     assertThat(failures.exitCode()).isZero();

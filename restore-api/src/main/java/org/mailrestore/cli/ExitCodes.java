@@ -26,5 +26,8 @@ final class ExitCodes {
   /** The operation is not in a state that allows the call (cancel an ended one...). */
   static final int CONFLICT = 7;
 
+  /** {@code status} of an operation that has not ended (queued, running, paused). */
+  static final int NOT_ENDED = 8;
+
   private ExitCodes() {}
 }

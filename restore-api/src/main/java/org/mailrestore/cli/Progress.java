@@ -57,6 +57,14 @@ final class Progress {
     }
   }
 
+  /** Ends a line left open on a terminal, so what is printed next starts on its own line. */
+  void finish() {
+    if (terminal && drawn) {
+      out.println();
+      drawn = false;
+    }
+  }
+
   void end(OperationView v) {
     if (terminal && drawn) {
       out.print("\r" + line(v) + "   ");
@@ -92,11 +100,22 @@ final class Progress {
     }
     if (v.eta() != null) {
       long seconds = Math.max(0, Duration.between(Instant.now(), v.eta()).toSeconds());
-      sb.append(String.format(java.util.Locale.ROOT, ", ETA %d:%02d", seconds / 60, seconds % 60));
+      sb.append(", ETA ").append(duration(seconds));
     }
     if (c.errors() > 0) {
       sb.append(", ").append(Report.count(c.errors())).append(" errors");
     }
     return sb.toString();
+  }
+
+  /** A remaining time as people read it: {@code 45s}, {@code 12m 05s}, {@code 1h 23m}. */
+  static String duration(long seconds) {
+    if (seconds < 60) {
+      return seconds + "s";
+    }
+    if (seconds < 3600) {
+      return String.format(java.util.Locale.ROOT, "%dm %02ds", seconds / 60, seconds % 60);
+    }
+    return String.format(java.util.Locale.ROOT, "%dh %02dm", seconds / 3600, seconds % 3600 / 60);
   }
 }

@@ -156,7 +156,12 @@ final class RestoreApiCommands {
     }
   }
 
-  @Command(name = "status", mixinStandardHelpOptions = true, description = "Show an operation.")
+  @Command(
+      name = "status",
+      mixinStandardHelpOptions = true,
+      description =
+          "Show an operation; exits as watch does when it has ended (0 completed, 1 partial, 3"
+              + " failed or cancelled), 8 while it has not.")
   static final class Status implements Callable<Integer> {
     @Parameters(paramLabel = "OPERATION", description = "The operation id")
     String id;
@@ -169,7 +174,8 @@ final class RestoreApiCommands {
       if (!api.printJson(answer)) {
         Report.view(System.out, view(answer));
       }
-      return ExitCodes.OK;
+      OperationState state = view(answer).state();
+      return state.isFinished() ? RestoreCommand.exitCode(state) : ExitCodes.NOT_ENDED;
     }
   }
 

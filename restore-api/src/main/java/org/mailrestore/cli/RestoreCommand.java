@@ -37,7 +37,8 @@ final class RestoreCommand {
       name = "run",
       mixinStandardHelpOptions = true,
       description =
-          "Restore a backup (or a tree of Maildir mailboxes) into a mailstore from this process,"
+          "Restore a source (a backup, Maildir trees, Zimbra account archives, mbox files) into a"
+              + " mailstore from this process,"
               + " and wait for the end."
               + " Run it again to resume an interrupted restore (with --operation) or to re-run"
               + " one (what is restored is skipped).")
@@ -47,6 +48,14 @@ final class RestoreCommand {
 
     @Option(names = "--operation", description = "Resume this operation instead of starting one")
     String operation;
+
+    @Option(
+        names = "--every",
+        defaultValue = "10",
+        description =
+            "Seconds between progress lines when not on a terminal (default: ${DEFAULT-VALUE});"
+                + " on a terminal one line is redrawn in place")
+    int every;
 
     @Option(
         names = "--lease-seconds",
@@ -89,7 +98,12 @@ final class RestoreCommand {
             operation != null ? operation : engine.submit(restore.request(source.source()), null);
         System.out.println("operation " + id);
         try (GracefulShutdown shutdown = GracefulShutdown.install(engine, SHUTDOWN_GRACE)) {
-          OperationSummary summary = engine.run(id);
+          OperationSummary summary;
+          try (LocalProgress shown =
+              LocalProgress.start(
+                  engine.operations(), id, Duration.ofSeconds(Math.max(1, every)))) {
+            summary = engine.run(id);
+          }
           if (shutdown.requested() && !summary.state().isFinished()) {
             System.out.println(
                 "stopped for shutdown: clusters in flight were committed; resume with"

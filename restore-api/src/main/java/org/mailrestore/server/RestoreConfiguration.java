@@ -59,6 +59,7 @@ class RestoreConfiguration {
       public Object postProcessBeforeInitialization(Object bean, String name) {
         if (bean instanceof HikariDataSource pool && pool.getJdbcUrl() != null) {
           pool.setJdbcUrl(Database.jdbcUrl(pool.getJdbcUrl()));
+          Database.createIfMissing(pool.getJdbcUrl(), pool.getUsername(), pool.getPassword());
           if (!environment.containsProperty("spring.datasource.hikari.maximum-pool-size")) {
             int accounts =
                 environment.getProperty(

@@ -310,6 +310,7 @@ public final class RestoreRuntime implements AutoCloseable {
       DataSource ds = dataSource;
       if (ds == null) {
         Objects.requireNonNull(jdbcUrl, "a runtime needs a database");
+        Database.createIfMissing(jdbcUrl, user, password);
         var pool =
             Database.pool(
                 jdbcUrl, user, password, concurrency.databaseConnections(), poolName, registry);

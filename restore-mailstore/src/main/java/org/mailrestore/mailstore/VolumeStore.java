@@ -47,7 +47,8 @@ public final class VolumeStore {
   /**
    * The id of the named volume, registering it when new.
    *
-   * @throws IllegalStateException when a volume of that name exists with another kind or location
+   * @throws IllegalStateException when a volume of that name exists with another kind, location or
+   *     compression
    */
   public int register(VolumeRow volume) throws SQLException {
     Optional<VolumeRow> existing = find(volume.name());
@@ -65,6 +66,19 @@ public final class VolumeStore {
                 + volume.kind()
                 + " at "
                 + volume.location());
+      }
+      if (!v.compression().equals(volume.compression())) {
+        // Read back with the wrong setting, a volume's blobs would not verify: say so at once.
+        throw new IllegalStateException(
+            "volume '"
+                + volume.name()
+                + "' is registered with compression "
+                + v.compression()
+                + ", not "
+                + volume.compression()
+                + " (give --volume-compression "
+                + v.compression()
+                + ")");
       }
       return v.id();
     }

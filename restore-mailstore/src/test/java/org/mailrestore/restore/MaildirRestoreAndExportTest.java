@@ -160,6 +160,10 @@ class MaildirRestoreAndExportTest {
       assertThat(annaOut.items()).isEqualTo(5);
       assertThat(benOut.items()).isEqualTo(4);
       assertThat(files(dir.resolve("out/anna"), true)).isEqualTo(files(root.resolve("anna"), true));
+      assertThat(
+              Files.getLastModifiedTime(dir.resolve("out/anna/cur/1000.M1P1.host:2,S")).toMillis())
+          .as("an exported message file keeps the message's date as its modification time")
+          .isEqualTo(989883540000L);
       assertThat(directories(dir.resolve("out/anna"), true))
           .isEqualTo(directories(root.resolve("anna"), true));
       Map<String, String> benFiles = files(root.resolve("ben"), false);

@@ -1,6 +1,7 @@
 package org.mailrestore.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,8 +10,13 @@ import java.sql.Statement;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.backup.BackupSourceKind;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
+import org.mailrestore.blob.BlobCompression;
+import org.mailrestore.mailstore.MailstoreKind;
+import org.mailrestore.mailstore.VolumeSpec;
+import org.mailrestore.runtime.RestoreRuntime;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
 
@@ -56,6 +62,39 @@ class VerifierDetectsTamperingTest {
           .anySatisfy(d -> assertThat(d).contains("the backup accounts for"))
           .anySatisfy(d -> assertThat(d).contains("grants differ"))
           .anySatisfy(d -> assertThat(d).contains("hashing to"));
+    }
+  }
+
+  @Test
+  void aVolumeNamedWithTheWrongPackingOrCompressionIsAnErrorNotASilentPass(@TempDir Path dir)
+      throws Exception {
+    Path backup = dir.resolve("backup");
+    BackupGenerator.generate(
+        GeneratorSpec.defaults().withAccounts(1).withItemsPerAccount(20), backup);
+    String location = dir.resolve("volume").toString();
+    VolumeSpec gzip =
+        new VolumeSpec(
+            "default", VolumeSpec.Kind.LOCAL, location, BlobCompression.GZIP, 0, 0, null);
+    try (RestoreFixture f = new RestoreFixture(gzip, false)) {
+      f.restore(RestoreRequest.local(backup.toString()));
+      assertThat(f.verify(backup, Verifier.Options.defaults()).differences()).isEmpty();
+
+      VolumeSpec plain = VolumeSpec.local("default", location);
+      VolumeSpec packed =
+          new VolumeSpec(
+              "default", VolumeSpec.Kind.PACKED_LOCAL, location, BlobCompression.GZIP, 0, 0, null);
+      for (VolumeSpec wrong : java.util.List.of(plain, packed)) {
+        try (RestoreRuntime runtime =
+            RestoreRuntime.builder()
+                .dataSource(f.database.dataSource())
+                .defaultTarget(MailstoreKind.of(wrong))
+                .build()) {
+          assertThatThrownBy(() ->
+                  runtime.verify(BackupSourceKind.local(backup), null, Verifier.Options.defaults()))
+              .as("verify with %s", wrong)
+              .hasMessageContaining("volume 'default' is registered");
+        }
+      }
     }
   }
 }

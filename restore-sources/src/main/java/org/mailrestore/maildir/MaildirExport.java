@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -97,7 +98,8 @@ public final class MaildirExport implements ExportFormat {
           continue;
         }
         try (InputStream in = source.blobs().openVerified(state.digest(), state.size())) {
-          ExportFiles.write(in, file, null);
+          // The file keeps the message's date: mail clients and tools sort Maildir files by it.
+          ExportFiles.write(in, file, state.date() > 0 ? FileTime.fromMillis(state.date()) : null);
           messages++;
           bytes += state.size();
         } catch (FileAlreadyExistsException e) {

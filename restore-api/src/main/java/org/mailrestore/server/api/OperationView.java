@@ -34,7 +34,8 @@ public record OperationView(
 
   public record Rates(double itemsPerSecond, double bytesPerSecond) {}
 
-  static OperationView of(OperationSummary s, Instant now) {
+  /** The view of an operation as it stands at {@code now}: rates and ETA from its counts. */
+  public static OperationView of(OperationSummary s, Instant now) {
     OperationSummary.Counts c = s.counts();
     Duration data = dataTime(s, now);
     Rates rates = null;
