@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.regex.Pattern;
 
 /**
  * Splits an mbox stream into its messages, one pass, bounded memory: a {@code From } line starts a
@@ -16,13 +15,6 @@ import java.util.regex.Pattern;
  * the next separator, and that header (the writer's: the last of the header block) is removed.
  */
 final class MboxReader implements AutoCloseable {
-
-  /** {@code From <sender> <weekday> <month> <day> <hh:mm>...}: the form of a separator line. */
-  private static final Pattern SEPARATOR =
-      Pattern.compile(
-          "From \\S+\\s+(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\\s+)?"
-              + "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\\s+\\d{1,2}\\s+\\d{1,2}:\\d{2}.*",
-          Pattern.DOTALL);
 
   private static final byte[] FROM = "From ".getBytes(StandardCharsets.US_ASCII);
 
@@ -72,7 +64,7 @@ final class MboxReader implements AutoCloseable {
         throw new NotMboxException("it does not start with a \"From \" line: not an mbox file");
       }
       next = readSeparator();
-      firstShape = shape(next.separator());
+      firstShape = SeparatorLine.shape(next.separator());
     }
     if (next == null) {
       return null;
@@ -230,25 +222,10 @@ final class MboxReader implements AutoCloseable {
       return false;
     }
     String line = text(lineLength);
-    if (firstShape != null && firstShape.equals(shape(line))) {
+    if (firstShape != null && firstShape.equals(SeparatorLine.shape(line))) {
       return true;
     }
-    return SEPARATOR.matcher(line).matches();
-  }
-
-  /**
-   * The shape of a one-word separator line ({@code From -}, {@code From 1844...@xxx}): its word
-   * with each run of digits as one {@code 9}; null for a line of more words.
-   */
-  static String shape(String line) {
-    if (line.length() <= FROM.length) {
-      return null;
-    }
-    String rest = line.substring(FROM.length).strip();
-    if (rest.isEmpty() || rest.indexOf(' ') >= 0 || rest.indexOf('\t') >= 0) {
-      return null;
-    }
-    return rest.replaceAll("[0-9]+", "9");
+    return SeparatorLine.hasDateForm(line);
   }
 
   /** Reads the separator line at the position. */

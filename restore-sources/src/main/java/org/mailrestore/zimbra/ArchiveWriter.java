@@ -13,7 +13,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.mail.Account;
-import org.mailrestore.mail.Flags;
 import org.mailrestore.mail.Grant;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
@@ -169,10 +168,10 @@ final class ArchiveWriter {
     if (view != null) {
       metadata.put("vt", view);
     }
-    putAcl(metadata, grants);
+    ExportedMeta.putAcl(metadata, grants);
     metadata.put("v", (long) ZimbraMeta.VERSION);
     ZimbraMeta meta =
-        meta(
+        ExportedMeta.of(
             f.id(),
             null,
             ItemType.FOLDER.code(),
@@ -214,15 +213,15 @@ final class ArchiveWriter {
       parent = s.folderId();
       if (item.type() == ItemType.SEARCH_FOLDER) {
         metadata.put("q", s.attrs().getOrDefault("query", ""));
-        putIfPresent(metadata, "t", s.attrs().get("types"));
-        putIfPresent(metadata, "s", s.attrs().get("sort"));
+        ExportedMeta.putIfPresent(metadata, "t", s.attrs().get("types"));
+        ExportedMeta.putIfPresent(metadata, "s", s.attrs().get("sort"));
       } else {
-        putAcl(metadata, grants);
+        ExportedMeta.putAcl(metadata, grants);
       }
     }
     metadata.put("v", (long) ZimbraMeta.VERSION);
     ZimbraMeta meta =
-        meta(
+        ExportedMeta.of(
             item.id(),
             s.uuid(),
             item.type().code(),
@@ -276,7 +275,7 @@ final class ArchiveWriter {
         prefix = false;
         path = folder.isEmpty() ? "/" + name : path + "/" + name;
       }
-      case CONTACT -> name = contactName(s);
+      case CONTACT -> name = ExportedMeta.contactName(s);
       default -> {
         skipped++;
         return;
@@ -285,7 +284,7 @@ final class ArchiveWriter {
     boolean hasContent = s.digest() != null || d.passing() != null;
     long size = d.passing() != null && s.digest() == null ? d.passing().size() : s.size();
     ZimbraMeta meta =
-        meta(
+        ExportedMeta.of(
             item.id(),
             s.uuid(),
             item.type().code(),
@@ -295,10 +294,10 @@ final class ArchiveWriter {
             hasContent ? size : 0,
             s.flags(),
             item.type() == ItemType.DOCUMENT ? s.name() : null,
-            metadata(item, s),
+            ExportedMeta.metadata(item, s),
             path,
             s.subject());
-    meta = withContent(meta, s, item.type() == ItemType.MESSAGE);
+    meta = ExportedMeta.withContent(meta, s, item.type() == ItemType.MESSAGE);
     String entryFolder = spilled(s.folderId(), ArchivePaths.entryFolder(folder));
     String file =
         item.type() == ItemType.CONTACT
@@ -330,100 +329,6 @@ final class ArchiveWriter {
       }
     }
     items++;
-  }
-
-  /** The item's metadata: kept as it came from a Zimbra archive, else made from its fields. */
-  private static String metadata(Item item, Revision s) {
-    String raw = s.attrs().get(MetaFields.RAW_METADATA);
-    if (raw != null) {
-      return raw;
-    }
-    Map<String, Object> metadata = new TreeMap<>();
-    if (item.type() == ItemType.CONTACT) {
-      Map<String, Object> fields = new TreeMap<>();
-      s.attrs()
-          .forEach((k, v) -> {
-            if (!k.equals(MetaFields.RGB)) {
-              fields.put(k, v);
-            }
-          });
-      metadata.put("fld", fields);
-    }
-    metadata.put("v", (long) ZimbraMeta.VERSION);
-    return Bencode.encode(metadata);
-  }
-
-  private static ZimbraMeta withContent(ZimbraMeta m, Revision s, boolean message) {
-    int unread = message && s.flags().indexOf('u') >= 0 ? 1 : 0;
-    List<String> tags = s.tags();
-    return new ZimbraMeta(
-        m.id(),
-        m.uuid(),
-        m.type(),
-        m.parentId(),
-        m.folderId(),
-        m.imapId(),
-        m.date(),
-        m.size(),
-        MetaFields.zimbraDigest(s.digest()),
-        unread,
-        m.flags(),
-        m.subject(),
-        m.name(),
-        m.metadata(),
-        m.modMetadata(),
-        m.changeDate(),
-        m.modContent(),
-        s.sender(),
-        m.extra(),
-        m.flagString(),
-        m.path(),
-        m.tagString(),
-        tags.isEmpty() ? null : MetaFields.escapeTags(tags),
-        null,
-        m.version());
-  }
-
-  private static ZimbraMeta meta(
-      int id,
-      String uuid,
-      int type,
-      int parent,
-      int folder,
-      long dateMillis,
-      long size,
-      String flags,
-      String name,
-      String metadata,
-      String path,
-      String subject) {
-    long seconds = dateMillis / 1000;
-    return new ZimbraMeta(
-        id,
-        uuid,
-        type,
-        parent,
-        folder,
-        id,
-        seconds,
-        size,
-        null,
-        0,
-        Flags.toBits(flags) & ~Flags.UNREAD,
-        subject,
-        name,
-        metadata,
-        1,
-        seconds,
-        1,
-        null,
-        null,
-        flags,
-        path,
-        null,
-        null,
-        null,
-        ZimbraMeta.VERSION);
   }
 
   private void writeMeta(
@@ -459,54 +364,6 @@ final class ArchiveWriter {
       if (contactNames.add((entryFolder + "/" + file).toLowerCase(Locale.ROOT))) {
         return file;
       }
-    }
-  }
-
-  private static String contactName(Revision s) {
-    Map<String, String> f = s.attrs();
-    String full = f.get("fullName");
-    if (full != null && !full.isBlank()) {
-      return full;
-    }
-    String first = f.getOrDefault("firstName", "");
-    String last = f.getOrDefault("lastName", "");
-    if (!first.isBlank() || !last.isBlank()) {
-      return last.isBlank() ? first : first.isBlank() ? last : last + ", " + first;
-    }
-    String email = f.get("email");
-    return email != null ? email : f.getOrDefault("company", "contact");
-  }
-
-  private static void putAcl(Map<String, Object> metadata, List<Grant> grants) {
-    if (grants.isEmpty()) {
-      return;
-    }
-    List<Object> list = new ArrayList<>();
-    for (Grant g : grants) {
-      Map<String, Object> m = new TreeMap<>();
-      long type =
-          switch (g.granteeType()) {
-            case USER -> 1;
-            case GROUP -> 2;
-            case ALL_AUTHENTICATED -> 3;
-            case DOMAIN -> 4;
-            case PUBLIC -> 6;
-            case GUEST -> 7;
-          };
-      m.put("t", type);
-      m.put("r", Containers.rightsBits(g.rights()));
-      putIfPresent(m, "g", g.granteeId());
-      putIfPresent(m, "n", g.granteeName());
-      list.add(m);
-    }
-    Map<String, Object> acl = new TreeMap<>();
-    acl.put("g", list);
-    metadata.put("aclm", acl);
-  }
-
-  private static void putIfPresent(Map<String, Object> map, String key, String value) {
-    if (value != null) {
-      map.put(key, value);
     }
   }
 

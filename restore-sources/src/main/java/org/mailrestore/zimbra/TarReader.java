@@ -115,12 +115,12 @@ final class TarReader implements AutoCloseable {
         if (type == 'L') {
           longName = cString(body, 0, body.length);
         } else if (type == 'x') {
-          Pax pax = Pax.parse(body);
-          if (pax.path != null) {
-            longName = pax.path;
+          PaxHeader pax = PaxHeader.parse(body);
+          if (pax.path() != null) {
+            longName = pax.path();
           }
-          if (pax.size != null) {
-            paxSize = pax.size;
+          if (pax.size() != null) {
+            paxSize = pax.size();
           }
         }
         continue; // 'g' (global pax) and 'K' (long link name) carry nothing we use
@@ -376,47 +376,5 @@ final class TarReader implements AutoCloseable {
   @Override
   public void close() throws IOException {
     in.close();
-  }
-
-  /** The records of a pax extended header that matter here. */
-  private record Pax(String path, Long size) {
-
-    static Pax parse(byte[] body) {
-      String path = null;
-      Long size = null;
-      int i = 0;
-      while (i < body.length) {
-        int space = i;
-        while (space < body.length && body[space] != ' ') {
-          space++;
-        }
-        int length;
-        try {
-          length = Integer.parseInt(new String(body, i, space - i, StandardCharsets.US_ASCII));
-        } catch (NumberFormatException e) {
-          break;
-        }
-        if (length <= 0 || i + length > body.length) {
-          break;
-        }
-        String record = new String(body, space + 1, i + length - space - 2, StandardCharsets.UTF_8);
-        int eq = record.indexOf('=');
-        if (eq > 0) {
-          String key = record.substring(0, eq);
-          String value = record.substring(eq + 1);
-          if (key.equals("path")) {
-            path = value;
-          } else if (key.equals("size")) {
-            try {
-              size = Long.parseLong(value);
-            } catch (NumberFormatException e) {
-              // a size we cannot read: keep the header's
-            }
-          }
-        }
-        i += length;
-      }
-      return new Pax(path, size);
-    }
   }
 }
