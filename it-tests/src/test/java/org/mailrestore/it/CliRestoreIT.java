@@ -2,6 +2,12 @@ package org.mailrestore.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.ConnectException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -9,11 +15,15 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.mail.Json;
 import org.mailrestore.testkit.MariaDbServer;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The local commands against a real MariaDB: generate, inspect, restore run, verify. Each test has
@@ -234,6 +244,91 @@ class CliRestoreIT {
       sql(server, "DROP USER IF EXISTS '" + user + "'@'%'");
       sql(server, "DROP DATABASE IF EXISTS " + name);
     }
+  }
+
+  @Test
+  void withJsonTheLocalCommandsPrintOneDocumentForScripts() throws Exception {
+    Path backup = RestoreProcesses.generate(dir.resolve("backup"), 2, 60, 4);
+    Cli.Result restored = Cli.run(store("restore", "run", "--backup", backup.toString(), "--json"));
+    assertThat(restored.exitCode()).as(restored.err()).isZero();
+    JsonNode operation = document(restored.out());
+    assertThat(operation.path("state").asString()).isEqualTo("COMPLETED");
+    assertThat(operation.path("counts").path("itemsRestored").asLong()).isPositive();
+    assertThat(restored.err()).contains("operation " + operation.path("id").asString());
+
+    Cli.Result verified = Cli.run(store("verify", "--backup", backup.toString(), "--json"));
+    assertThat(verified.exitCode()).as(verified.err()).isZero();
+    JsonNode report = document(verified.out());
+    assertThat(report.path("identical").asBoolean()).isTrue();
+    assertThat(report.path("report").path("items").asLong()).isPositive();
+
+    Path out = dir.resolve("export");
+    Cli.Result exported =
+        Cli.run(
+            store(
+                "export",
+                "maildir",
+                "--account",
+                "alice.0000@acme.example",
+                "--out",
+                out.toString(),
+                "--json"));
+    assertThat(exported.exitCode()).as(exported.err()).isZero();
+    JsonNode export = document(exported.out());
+    assertThat(export.path("accounts").get(0).asString()).isEqualTo("alice.0000@acme.example");
+    assertThat(export.path("items").asLong()).isPositive();
+  }
+
+  /** The JSON document a command printed (this JVM's test logging also writes to stdout). */
+  private static JsonNode document(String out) {
+    return Json.MAPPER.readTree(out.substring(out.startsWith("{") ? 0 : out.indexOf("\n{") + 1));
+  }
+
+  @Test
+  void aCliRestoreServesItsMetricsForPrometheusWhileItRuns() throws Exception {
+    Path backup = RestoreProcesses.generate(dir.resolve("backup"), 2, 400, 3);
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    CompletableFuture<Cli.Result> run =
+        CompletableFuture.supplyAsync(() ->
+            Cli.run(
+                store(
+                    "restore",
+                    "run",
+                    "--backup",
+                    backup.toString(),
+                    "--metrics-port",
+                    String.valueOf(port),
+                    "--metrics-linger",
+                    "5")));
+    HttpClient http = HttpClient.newHttpClient();
+    URI scrape = URI.create("http://127.0.0.1:" + port + "/actuator/prometheus");
+    String body = "";
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    while (!body.contains("mailrestore_items_total{outcome=\"restored\"")
+        && System.nanoTime() < deadline) {
+      try {
+        HttpResponse<String> r =
+            http.send(HttpRequest.newBuilder(scrape).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type"))
+            .hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
+        body = r.body();
+      } catch (ConnectException notYet) {
+        // the command has not opened its endpoint yet
+      }
+      Thread.sleep(50);
+    }
+    assertThat(body)
+        .as("the restore's counters, in Prometheus' text format")
+        .contains("mailrestore_items_total{outcome=\"restored\"")
+        .contains("jvm_memory_used_bytes");
+    Cli.Result result = run.get(2, TimeUnit.MINUTES);
+    assertThat(result.exitCode()).as(result.out() + result.err()).isZero();
+    assertThat(result.out())
+        .contains("metrics at http://127.0.0.1:" + port + "/actuator/prometheus");
   }
 
   private static void sql(MariaDbServer server, String statement) throws SQLException {

@@ -3,6 +3,7 @@ package org.mailrestore.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,6 +44,8 @@ class PrometheusIT {
 
   @TempDir Path dir;
   TestDatabase database;
+  TestDatabase cliDatabase;
+  CliProcess cli;
 
   @BeforeEach
   void createDatabase() {
@@ -52,12 +55,19 @@ class PrometheusIT {
         "prometheus and promtool are not installed: `apt-get install prometheus` (Debian) to run"
             + " this test; .ci/run installs them");
     database = TestMariaDb.createDatabase();
+    cliDatabase = TestMariaDb.createDatabase();
   }
 
   @AfterEach
-  void dropDatabase() {
+  void dropDatabase() throws InterruptedException {
+    if (cli != null && cli.isAlive()) {
+      cli.kill();
+    }
     if (database != null) {
       database.close();
+    }
+    if (cliDatabase != null) {
+      cliDatabase.close();
     }
   }
 
@@ -106,12 +116,37 @@ class PrometheusIT {
                     "--mailrestore.volume.kind=s3",
                     "--mailrestore.volume.location=s3://" + volumeBucket + "/volume",
                     "--mailrestore.volume.s3-profile=store"))) {
+      // Beside the service, a restore run from the command line serving its own metrics.
+      int cliPort;
+      try (ServerSocket free = new ServerSocket(0)) {
+        cliPort = free.getLocalPort();
+      }
+      String cliInstance = "127.0.0.1:" + cliPort;
+      String serviceInstance = service.url.substring("http://".length());
+      cli =
+          CliProcess.start(
+              cliDatabase.server().password(),
+              List.of(
+                  "restore",
+                  "run",
+                  "--backup",
+                  backup.toString(),
+                  "--jdbc-url",
+                  cliDatabase.jdbcUrl(),
+                  "--db-user",
+                  cliDatabase.server().user(),
+                  "--volume",
+                  dir.resolve("cli-volume").toString(),
+                  "--metrics-port",
+                  String.valueOf(cliPort),
+                  "--metrics-linger",
+                  "300"));
       Files.writeString(
           kit.resolve("targets/mailrestore.json"),
-          "[{\"targets\": [\"" + service.url.substring("http://".length()) + "\"]}]\n");
+          "[{\"targets\": [\"" + serviceInstance + "\", \"" + cliInstance + "\"]}]\n");
       try (PrometheusServer prometheus =
           PrometheusServer.start(kit.resolve("prometheus.yml"), dir.resolve("tsdb"))) {
-        awaitScrapes(prometheus, 1);
+        awaitScrapes(prometheus, serviceInstance, 1);
         Cli.Result restored =
             service.cli(
                 "restore",
@@ -134,8 +169,8 @@ class PrometheusIT {
           }
         }
         assertThat(undocumented).as("metrics missing from docs/metrics.md").isEmpty();
-        int seen = scrapes(prometheus);
-        awaitScrapes(prometheus, seen + 2);
+        int seen = scrapes(prometheus, serviceInstance);
+        awaitScrapes(prometheus, serviceInstance, seen + 2);
 
         Map<String, String> failing = new LinkedHashMap<>();
         int queries = 0;
@@ -187,6 +222,16 @@ class PrometheusIT {
           }
         }
         assertThat(failing).as("queries without data or in error").isEmpty();
+
+        // The CLI restore's counters reached Prometheus through its --metrics-port.
+        awaitScrapes(prometheus, cliInstance, 1);
+        JsonNode cliItems =
+            prometheus.query(
+                "mailrestore_items_total{job=\"mailrestore\",instance=\""
+                    + cliInstance
+                    + "\",outcome=\"restored\"}");
+        assertThat(cliItems.at("/data/result")).as("%s", cliItems).isNotEmpty();
+        assertThat(cli.output()).contains("metrics at http://" + cliInstance);
       }
     }
   }
@@ -209,18 +254,18 @@ class PrometheusIT {
     return prometheus.labelValues(label, match);
   }
 
-  /** How many scrapes of the service Prometheus has made (its {@code up} samples). */
-  private static int scrapes(PrometheusServer prometheus) throws Exception {
-    JsonNode r =
-        prometheus.query(
-            "count_over_time(up{job=\"mailrestore\"}[1h]) and up{job=\"mailrestore\"} == 1");
+  /** How many scrapes of an instance Prometheus has made (its {@code up} samples). */
+  private static int scrapes(PrometheusServer prometheus, String instance) throws Exception {
+    String up = "up{job=\"mailrestore\",instance=\"" + instance + "\"}";
+    JsonNode r = prometheus.query("count_over_time(" + up + "[1h]) and " + up + " == 1");
     JsonNode result = r.at("/data/result");
     return result.isEmpty() ? 0 : (int) Double.parseDouble(result.get(0).at("/value/1").asString());
   }
 
-  private static void awaitScrapes(PrometheusServer prometheus, int count) throws Exception {
+  private static void awaitScrapes(PrometheusServer prometheus, String instance, int count)
+      throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-    while (scrapes(prometheus) < count) {
+    while (scrapes(prometheus, instance) < count) {
       JsonNode targets = prometheus.get("/api/v1/targets");
       assertThat(System.nanoTime())
           .as("%d successful scrapes in 90 s; targets: %s", count, targets)

@@ -61,6 +61,8 @@ final class ExportCommand {
 
     @Mixin StoreOptions store;
 
+    @Mixin JsonOutput output;
+
     Format(ExportFormat format) {
       this.format = format;
     }
@@ -72,7 +74,12 @@ final class ExportCommand {
             "export " + format.name() + " writes one account: give --account once");
       }
       try (RestoreRuntime runtime = store.open()) {
-        return print(runtime.export(format, null, accounts, out), out);
+        ExportReport report = runtime.export(format, null, accounts, out);
+        if (output.json) {
+          output.print(report);
+          return report.problems().isEmpty() ? ExitCodes.OK : ExitCodes.PARTIAL;
+        }
+        return print(report, out);
       }
     }
   }

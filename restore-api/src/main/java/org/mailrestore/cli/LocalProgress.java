@@ -1,5 +1,6 @@
 package org.mailrestore.cli;
 
+import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -31,9 +32,10 @@ final class LocalProgress implements AutoCloseable {
   }
 
   /** Starts drawing: a line redrawn in place on a terminal, one every {@code every} elsewhere. */
-  static LocalProgress start(OperationStore operations, String id, Duration every) {
-    return new LocalProgress(
-        operations, id, new Progress(System.out, Progress.onTerminal(), every));
+  static LocalProgress start(
+      OperationStore operations, String id, Duration every, PrintStream out) {
+    boolean terminal = out == System.out ? Progress.onTerminal() : System.console() != null;
+    return new LocalProgress(operations, id, new Progress(out, terminal, every));
   }
 
   private void draw(OperationStore operations, String id) {

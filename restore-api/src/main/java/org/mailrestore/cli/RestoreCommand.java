@@ -1,13 +1,21 @@
 package org.mailrestore.cli;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.Callable;
 import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.OperationState;
 import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.restore.RestoreEngine;
 import org.mailrestore.runtime.RestoreRuntime;
+import org.mailrestore.server.api.OperationView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -66,6 +74,28 @@ final class RestoreCommand {
     int leaseSeconds;
 
     @Option(
+        names = "--metrics-port",
+        description =
+            "Serve the restore's metrics for Prometheus on this port while it runs"
+                + " (/actuator/prometheus, as the service; 0: any free port, printed)")
+    Integer metricsPort;
+
+    @Option(
+        names = "--metrics-address",
+        defaultValue = "127.0.0.1",
+        description =
+            "The address the metrics are served on (default: ${DEFAULT-VALUE}; 0.0.0.0 for all)")
+    String metricsAddress;
+
+    @Option(
+        names = "--metrics-linger",
+        defaultValue = "0",
+        description =
+            "Seconds to keep serving the metrics after the restore ends, so that a last scrape"
+                + " sees the final counts (default: ${DEFAULT-VALUE})")
+    int metricsLinger;
+
+    @Option(
         names = "--clusters-per-account",
         defaultValue = "2",
         description =
@@ -84,6 +114,8 @@ final class RestoreCommand {
 
     @Mixin RestoreOptions restore;
 
+    @Mixin JsonOutput output;
+
     @Override
     public Integer call() throws Exception {
       Concurrency machine = Concurrency.forMachine();
@@ -92,24 +124,54 @@ final class RestoreCommand {
               restore.concurrentAccounts > 0 ? restore.concurrentAccounts : machine.accounts(),
               clustersPerAccount,
               blobTransfers);
-      try (RestoreRuntime runtime = store.openForRestore(concurrency, new SimpleMeterRegistry())) {
+      MeterRegistry registry = new SimpleMeterRegistry();
+      MetricsEndpoint metrics = null;
+      if (metricsPort != null) {
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new JvmMemoryMetrics().bindTo(prometheus);
+        new JvmThreadMetrics().bindTo(prometheus);
+        new ProcessorMetrics().bindTo(prometheus);
+        metrics = MetricsEndpoint.start(prometheus, metricsAddress, metricsPort);
+        output.people().println("metrics at " + metrics.url());
+        registry = prometheus;
+      }
+      try (MetricsEndpoint served = metrics) {
+        int code = run(concurrency, registry);
+        if (served != null && metricsLinger > 0) {
+          Thread.sleep(metricsLinger * 1000L);
+        }
+        return code;
+      }
+    }
+
+    private int run(Concurrency concurrency, MeterRegistry registry) throws Exception {
+      try (RestoreRuntime runtime = store.openForRestore(concurrency, registry)) {
         RestoreEngine engine = runtime.newEngine(runtime.instanceId(), leaseSeconds);
         String id =
             operation != null ? operation : engine.submit(restore.request(source.source()), null);
-        System.out.println("operation " + id);
+        output.people().println("operation " + id);
         try (GracefulShutdown shutdown = GracefulShutdown.install(engine, SHUTDOWN_GRACE)) {
           OperationSummary summary;
           try (LocalProgress shown =
               LocalProgress.start(
-                  engine.operations(), id, Duration.ofSeconds(Math.max(1, every)))) {
+                  engine.operations(),
+                  id,
+                  Duration.ofSeconds(Math.max(1, every)),
+                  output.people())) {
             summary = engine.run(id);
           }
           if (shutdown.requested() && !summary.state().isFinished()) {
-            System.out.println(
-                "stopped for shutdown: clusters in flight were committed; resume with"
-                    + " --operation "
-                    + id);
+            output
+                .people()
+                .println(
+                    "stopped for shutdown: clusters in flight were committed; resume with"
+                        + " --operation "
+                        + id);
             return ExitCodes.FAILED;
+          }
+          if (output.json) {
+            output.print(OperationView.of(summary, Instant.now()));
+            return exitCode(summary.state());
           }
           Report.operation(System.out, summary);
           long errors = summary.counts().errors() + summary.counts().warnings();

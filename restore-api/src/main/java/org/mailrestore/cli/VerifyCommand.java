@@ -37,6 +37,8 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Mixin StoreOptions store;
 
+  @Mixin JsonOutput output;
+
   @Override
   public Integer call() throws Exception {
     try (RestoreRuntime runtime = store.open()) {
@@ -53,7 +55,11 @@ final class VerifyCommand implements Callable<Integer> {
               defaults.knownFailures(),
               defaults.maxListed());
       VerifyReport report = runtime.verify(source.source(), null, options);
-      Report.verify(System.out, report);
+      if (output.json) {
+        output.print(java.util.Map.of("identical", report.identical(), "report", report));
+      } else {
+        Report.verify(System.out, report);
+      }
       return report.identical() ? ExitCodes.OK : ExitCodes.PARTIAL;
     }
   }
