@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
@@ -97,6 +99,43 @@ class ServiceFromCliIT {
   }
 
   @Test
+  void cancelAllStopsEveryQueuedOrRunningOperation() throws Exception {
+    Path backup = RestoreProcesses.generate(backups.resolve("two"), 6, 1500, 13);
+    List<String> operations = new ArrayList<>();
+    for (String policy : List.of("merge", "new-account")) {
+      Cli.Result started =
+          service.cli(
+              "restore",
+              "start",
+              "--backup",
+              backup.toString(),
+              "--policy",
+              policy,
+              "--cluster-size",
+              "50",
+              "--concurrent-accounts",
+              "1");
+      assertThat(started.exitCode()).as(started.err()).isZero();
+      operations.add(started.operation());
+    }
+    service.awaitItemsRestored(operations.get(0));
+
+    Cli.Result stopped = service.cli("restore", "cancel", "--all");
+    assertThat(stopped.exitCode()).as(stopped.out() + stopped.err()).isZero();
+    for (String operation : operations) {
+      assertThat(stopped.out()).contains("operation " + operation);
+      Cli.Result watched = service.cli("restore", "watch", operation, "--every", "1");
+      assertThat(watched.out()).as("%s", operation).contains("CANCELLED");
+      assertThat(watched.exitCode()).isEqualTo(3);
+    }
+    Cli.Result none = service.cli("restore", "cancel", "--all");
+    assertThat(none.out()).contains("no operation is queued or running");
+    assertThat(service.cli("restore", "cancel").exitCode())
+        .as("neither an id nor --all")
+        .isEqualTo(2);
+  }
+
+  @Test
   void aMissingBlobEndsPartialAndIsListedAmongTheFailures() throws Exception {
     Path backup = RestoreProcesses.generate(backups.resolve("damaged"), 2, 80, 21);
     String digest = RestoreProcesses.deleteALiveMessagesBlob(backup);
@@ -152,6 +191,10 @@ class ServiceFromCliIT {
     Cli.Result outside = service.cli("restore", "start", "--backup", "/etc");
     assertThat(outside.exitCode()).isEqualTo(2);
     assertThat(outside.err()).contains("source.location").contains("allowed");
+
+    Cli.Result escaping = service.cli("restore", "status", "../../../actuator/info", "--json");
+    assertThat(escaping.exitCode()).as("an id is one path segment").isNotZero();
+    assertThat(escaping.out()).as("nothing of another path is printed").isBlank();
 
     Cli.Result unknown = service.cli("restore", "status", "no-such-operation");
     assertThat(unknown.exitCode()).isEqualTo(6);

@@ -132,4 +132,10 @@ final class ApiClient {
       return "HTTP " + answer.status() + ": " + answer.body();
     }
   }
+
+  /** A path segment as the URL must carry it: an id cannot reach another path ({@code ../}). */
+  static String segment(String value) {
+    return java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8)
+        .replace("+", "%20");
+  }
 }

@@ -1,6 +1,7 @@
 package org.mailrestore.cli;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -115,7 +116,7 @@ final class RestoreApiCommands {
         // The service holds the request until the operation ends or a second passes.
         ApiClient.Answer answer;
         try {
-          answer = client.get("api/v1/restores/" + id + "/await?timeout=PT1S");
+          answer = client.get("api/v1/restores/" + ApiClient.segment(id) + "/await?timeout=PT1S");
           unavailableSince = 0;
         } catch (ApiClient.ApiException e) {
           // A restart of the service or of its database: the restore goes on, so does the watch.
@@ -170,7 +171,7 @@ final class RestoreApiCommands {
 
     @Override
     public Integer call() throws Exception {
-      ApiClient.Answer answer = api.client().get("api/v1/restores/" + id);
+      ApiClient.Answer answer = api.client().get("api/v1/restores/" + ApiClient.segment(id));
       if (!api.printJson(answer)) {
         Report.view(System.out, view(answer));
       }
@@ -223,7 +224,8 @@ final class RestoreApiCommands {
 
     @Override
     public Integer call() throws Exception {
-      ApiClient.Answer answer = api.client().get("api/v1/restores/" + id + "/accounts");
+      ApiClient.Answer answer =
+          api.client().get("api/v1/restores/" + ApiClient.segment(id) + "/accounts");
       if (!api.printJson(answer)) {
         Report.accounts(System.out, List.of(answer.as(AccountProgress[].class)), true);
       }
@@ -250,7 +252,14 @@ final class RestoreApiCommands {
     @Override
     public Integer call() throws Exception {
       ApiClient.Answer answer =
-          api.client().get("api/v1/restores/" + id + "/failures?page=" + page + "&size=" + size);
+          api.client()
+              .get(
+                  "api/v1/restores/"
+                      + ApiClient.segment(id)
+                      + "/failures?page="
+                      + page
+                      + "&size="
+                      + size);
       if (!api.printJson(answer)) {
         printPage(
             answer,
@@ -267,23 +276,69 @@ final class RestoreApiCommands {
       name = "cancel",
       mixinStandardHelpOptions = true,
       description =
-          "Cancel an operation: it stops wherever it runs, commits its clusters in flight and"
-              + " ends CANCELLED; resume it later.")
+          "Stop an operation (clusters in flight commit first; resume continues it), or with"
+              + " --all every queued or running one.")
   static final class Cancel implements Callable<Integer> {
-    @Parameters(paramLabel = "OPERATION", description = "The operation id")
+    @Parameters(paramLabel = "OPERATION", arity = "0..1", description = "The operation id")
     String id;
+
+    @Option(
+        names = "--all",
+        description = "Every operation that is queued or running now (an emergency stop)")
+    boolean all;
 
     @Mixin ApiOptions api;
 
     @Override
     public Integer call() throws Exception {
-      ApiClient.Answer answer =
-          api.client().post("api/v1/restores/" + id + "/cancel", null, Map.of());
+      if (all == (id != null)) {
+        throw new IllegalArgumentException("give an operation id or --all, not both or neither");
+      }
+      ApiClient client = api.client();
+      if (!all) {
+        return cancel(client, id, false);
+      }
+      List<String> ids = new ArrayList<>();
+      for (OperationState state : List.of(OperationState.RUNNING, OperationState.QUEUED)) {
+        for (int page = 0; ; page++) {
+          JsonNode body =
+              client.get("api/v1/restores?state=" + state + "&size=100&page=" + page).json();
+          for (JsonNode item : body.path("items")) {
+            ids.add(item.path("id").asString());
+          }
+          if (!body.path("hasMore").asBoolean()) {
+            break;
+          }
+        }
+      }
+      if (ids.isEmpty() && !api.json) {
+        System.out.println("no operation is queued or running");
+      }
+      for (String each : ids) {
+        cancel(client, each, true);
+      }
+      return ExitCodes.OK;
+    }
+
+    /** Cancels one; with {@code quiet}, an operation that ended meanwhile is not an error. */
+    private int cancel(ApiClient client, String operation, boolean quiet) {
+      ApiClient.Answer answer;
+      try {
+        answer =
+            client.post(
+                "api/v1/restores/" + ApiClient.segment(operation) + "/cancel", null, Map.of());
+      } catch (ApiClient.ApiException e) {
+        if (quiet && e.exitCode() == ExitCodes.CONFLICT) {
+          System.out.println("operation " + operation + " ended before it could be cancelled");
+          return ExitCodes.OK;
+        }
+        throw e;
+      }
       if (!api.printJson(answer)) {
         System.out.println(
             answer.status() == 200
-                ? "operation " + id + " cancelled (nothing was running it)"
-                : "operation " + id + ": cancel requested; it stops within seconds");
+                ? "operation " + operation + " cancelled (nothing was running it)"
+                : "operation " + operation + ": cancel requested; it stops within seconds");
       }
       return ExitCodes.OK;
     }
@@ -305,7 +360,8 @@ final class RestoreApiCommands {
     @Override
     public Integer call() throws Exception {
       ApiClient client = api.client();
-      ApiClient.Answer answer = client.post("api/v1/restores/" + id + "/resume", null, Map.of());
+      ApiClient.Answer answer =
+          client.post("api/v1/restores/" + ApiClient.segment(id) + "/resume", null, Map.of());
       if (!api.printJson(answer)) {
         System.out.println("operation " + id + " resumed");
       }
