@@ -249,8 +249,22 @@ class CliRestoreIT {
   @Test
   void withJsonTheLocalCommandsPrintOneDocumentForScripts() throws Exception {
     Path backup = RestoreProcesses.generate(dir.resolve("backup"), 2, 60, 4);
-    Cli.Result restored = Cli.run(store("restore", "run", "--backup", backup.toString(), "--json"));
+    Cli.Result restored =
+        Cli.run(
+            store(
+                "restore",
+                "run",
+                "--backup",
+                backup.toString(),
+                "--json",
+                "--report",
+                dir.resolve("report.json").toString()));
     assertThat(restored.exitCode()).as(restored.err()).isZero();
+    JsonNode report = Json.MAPPER.readTree(Files.readString(dir.resolve("report.json")));
+    assertThat(report.path("accounts").size()).isEqualTo(3);
+    assertThat(report.at("/accounts/0/state").asString()).isEqualTo("RESTORED");
+    assertThat(report.at("/accounts/0/unrestored").isEmpty()).isTrue();
+    assertThat(restored.err()).contains("report      written to");
     JsonNode operation = document(restored.out());
     assertThat(operation.path("state").asString()).isEqualTo("COMPLETED");
     assertThat(operation.path("counts").path("itemsRestored").asLong()).isPositive();
@@ -258,9 +272,9 @@ class CliRestoreIT {
 
     Cli.Result verified = Cli.run(store("verify", "--backup", backup.toString(), "--json"));
     assertThat(verified.exitCode()).as(verified.err()).isZero();
-    JsonNode report = document(verified.out());
-    assertThat(report.path("identical").asBoolean()).isTrue();
-    assertThat(report.path("report").path("items").asLong()).isPositive();
+    JsonNode verify = document(verified.out());
+    assertThat(verify.path("identical").asBoolean()).isTrue();
+    assertThat(verify.path("report").path("items").asLong()).isPositive();
 
     Path out = dir.resolve("export");
     Cli.Result exported =

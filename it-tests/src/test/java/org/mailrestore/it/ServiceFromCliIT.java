@@ -159,6 +159,28 @@ class ServiceFromCliIT {
     assertThat(failures.out()).contains("BLOB_MISSING").contains(digest);
     Cli.Result json = service.cli("restore", "failures", operation, "--json");
     assertThat(Json.MAPPER.readTree(json.out()).path("items").size()).isEqualTo(1);
+
+    Path reportFile = dir.resolve("report.json");
+    Cli.Result report = service.cli("restore", "report", operation, "--out", reportFile.toString());
+    assertThat(report.exitCode()).as(report.err()).isZero();
+    assertThat(report.out()).contains("1 unrestored").contains("BLOB_MISSING");
+    JsonNode written = Json.MAPPER.readTree(Files.readString(reportFile));
+    assertThat(written.path("version").asInt()).isEqualTo(1);
+    assertThat(written.at("/operation/state").asString()).isEqualTo("PARTIAL");
+    List<JsonNode> unrestored = new ArrayList<>();
+    long restored = 0;
+    for (JsonNode account : written.path("accounts")) {
+      account.path("unrestored").forEach(unrestored::add);
+      restored += account.path("restored").asLong();
+    }
+    assertThat(unrestored)
+        .singleElement()
+        .satisfies(p -> {
+          assertThat(p.path("reason").asString()).isEqualTo("BLOB_MISSING");
+          assertThat(p.path("itemId").asInt()).isPositive();
+          assertThat(p.path("detail").asString()).contains(digest);
+        });
+    assertThat(restored).isEqualTo(written.at("/operation/counts/itemsRestored").asLong());
   }
 
   @Test

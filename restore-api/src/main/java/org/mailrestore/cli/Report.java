@@ -165,4 +165,33 @@ final class Report {
           "              (%s items missing as reported in the failure list)%n", count(r.excused()));
     }
   }
+
+  /** The report's human summary: a line per account, then each unrestored item (50 at most). */
+  static void report(PrintStream out, org.mailrestore.restore.OperationReport r) {
+    out.printf("  report of   %s  %s%n", r.operation().id(), r.operation().state());
+    int listed = 0;
+    for (var a : r.accounts()) {
+      out.printf(
+          "  %-40s %-10s %s restored, %s skipped, %s unrestored%s%n",
+          a.account(),
+          a.state(),
+          count(a.restored()),
+          count(a.skipped()),
+          count(a.unrestored().size()),
+          a.repaired().isEmpty() ? "" : ", " + count(a.repaired().size()) + " repaired");
+      for (var p : a.unrestored()) {
+        if (listed++ < 50) {
+          out.printf("      item %d %s: %s%n", p.itemId(), p.reason(), p.detail());
+        }
+      }
+    }
+    for (var p : r.general()) {
+      if (listed++ < 50) {
+        out.printf("  (operation) %s %s: %s%n", p.reason(), p.location(), p.detail());
+      }
+    }
+    if (listed > 50) {
+      out.printf("  ... and %s more in the JSON report%n", count(listed - 50));
+    }
+  }
 }

@@ -10,7 +10,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
+import org.mailrestore.mail.Json;
 import org.mailrestore.restore.Concurrency;
+import org.mailrestore.restore.OperationReport;
 import org.mailrestore.restore.OperationState;
 import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.restore.RestoreEngine;
@@ -36,6 +38,7 @@ import picocli.CommandLine.Option;
       RestoreApiCommands.ListOperations.class,
       RestoreApiCommands.Accounts.class,
       RestoreApiCommands.Failures.class,
+      RestoreApiCommands.ReportCommand.class,
       RestoreApiCommands.Cancel.class,
       RestoreApiCommands.Resume.class
     })
@@ -72,6 +75,13 @@ final class RestoreCommand {
             "How long an account stays claimed by a process that stopped committing; a resumed"
                 + " run waits at most this long for a dead process's accounts (default: ${DEFAULT-VALUE})")
     int leaseSeconds;
+
+    @Option(
+        names = "--report",
+        description =
+            "Also write the operation's report here as JSON (per account restored, skipped and"
+                + " unrestored, each unrestored item with its reason; schema in docs/service.md)")
+    java.nio.file.Path report;
 
     @Option(
         names = "--metrics-port",
@@ -168,6 +178,12 @@ final class RestoreCommand {
                         + " --operation "
                         + id);
             return ExitCodes.FAILED;
+          }
+          if (report != null) {
+            OperationReport written = OperationReport.of(engine.bookkeeping(), id).orElseThrow();
+            java.nio.file.Files.writeString(report, Json.PRETTY.writeValueAsString(written));
+            Report.report(output.people(), written);
+            output.people().println("  report      written to " + report.toAbsolutePath());
           }
           if (output.json) {
             output.print(OperationView.of(summary, Instant.now()));

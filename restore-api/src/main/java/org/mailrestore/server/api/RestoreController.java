@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
 import org.mailrestore.restore.FailureRecord;
+import org.mailrestore.restore.OperationReport;
 import org.mailrestore.restore.OperationState;
 import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.restore.RestoreEngine;
@@ -113,6 +114,16 @@ public class RestoreController {
   public List<AccountProgress> accounts(@PathVariable String id) throws SQLException {
     require(id);
     return books.accounts().list(id);
+  }
+
+  @GetMapping("/{id}/report")
+  @Operation(
+      summary =
+          "The operation's report: per account restored, skipped and unrestored, each unrestored"
+              + " item with its reason (schema in docs/service.md)")
+  public OperationReport report(@PathVariable String id) throws SQLException {
+    require(id);
+    return OperationReport.of(books, id).orElseThrow();
   }
 
   @GetMapping("/{id}/failures")
