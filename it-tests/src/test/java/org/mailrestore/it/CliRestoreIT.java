@@ -12,9 +12,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -23,6 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.mail.Json;
 import org.mailrestore.testkit.MariaDbServer;
+import org.mailrestore.testkit.TestDatabase;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -291,6 +296,85 @@ class CliRestoreIT {
     JsonNode export = document(exported.out());
     assertThat(export.path("accounts").get(0).asString()).isEqualTo("alice.0000@acme.example");
     assertThat(export.path("items").asLong()).isPositive();
+  }
+
+  @Test
+  void aDryRunSaysWhatWouldHappenAndWritesNothing() throws Exception {
+    Path first = RestoreProcesses.generate(dir.resolve("first"), 2, 60, 4);
+    Path second = RestoreProcesses.generate(dir.resolve("second"), 4, 60, 5);
+    Cli.Result restored = Cli.run(store("restore", "run", "--backup", first.toString()));
+    assertThat(restored.exitCode()).as(restored.out()).isZero();
+    Map<String, Long> before = rowCounts(own.database());
+    long volumeFiles = fileCount(dir.resolve("volume"));
+
+    Cli.Result planned =
+        Cli.run(store("restore", "run", "--backup", second.toString(), "--dry-run"));
+    assertThat(planned.exitCode()).as(planned.out() + planned.err()).isZero();
+    assertThat(planned.out())
+        .contains("nothing was written")
+        .containsPattern("(?m)^  MERGE +alice.0000@acme.example +[0-9,]+ items")
+        .containsPattern("(?m)^  CREATE +\\S+ +[0-9,]+ items")
+        .contains("total       5 accounts");
+    Cli.Result skipping =
+        Cli.run(
+            store(
+                "restore",
+                "run",
+                "--backup",
+                second.toString(),
+                "--dry-run",
+                "--policy",
+                "skip",
+                "--json"));
+    assertThat(skipping.exitCode()).as(skipping.err()).isZero();
+    JsonNode plan = document(skipping.out());
+    assertThat(plan.path("policy").asString()).isEqualTo("SKIP");
+    assertThat(plan.at("/accounts/0/action").asString()).isIn("SKIP", "CREATE");
+    long skipped = 0;
+    for (JsonNode account : plan.path("accounts")) {
+      if (account.path("action").asString().equals("SKIP")) {
+        skipped++;
+        assertThat(account.path("items").asLong()).isZero();
+      } else {
+        assertThat(account.path("items").asLong()).isPositive();
+      }
+    }
+    long merged = planned.out().lines().filter(l -> l.startsWith("  MERGE ")).count();
+    assertThat(skipped).as("the accounts both backups hold").isEqualTo(merged).isPositive();
+
+    assertThat(rowCounts(own.database())).as("every table's rows").isEqualTo(before);
+    assertThat(fileCount(dir.resolve("volume"))).isEqualTo(volumeFiles);
+  }
+
+  private static Map<String, Long> rowCounts(TestDatabase db) throws SQLException {
+    Map<String, Long> counts = new TreeMap<>();
+    try (Connection c = db.dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      List<String> tables = new ArrayList<>();
+      try (ResultSet rs =
+          s.executeQuery(
+              "SELECT table_name FROM information_schema.tables WHERE table_schema = '"
+                  + db.name()
+                  + "'")) {
+        while (rs.next()) {
+          tables.add(rs.getString(1));
+        }
+      }
+      for (String table : tables) {
+        try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM `" + table + "`")) {
+          rs.next();
+          counts.put(table, rs.getLong(1));
+        }
+      }
+    }
+    assertThat(counts).isNotEmpty();
+    return counts;
+  }
+
+  private static long fileCount(Path root) throws Exception {
+    try (Stream<Path> files = Files.walk(root)) {
+      return files.filter(Files::isRegularFile).count();
+    }
   }
 
   /** The JSON document a command printed (this JVM's test logging also writes to stdout). */

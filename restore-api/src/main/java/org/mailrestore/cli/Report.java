@@ -194,4 +194,30 @@ final class Report {
       out.printf("  ... and %s more in the JSON report%n", count(listed - 50));
     }
   }
+
+  /** A dry run's plan: what each account would become, and what would be copied. */
+  static void plan(PrintStream out, org.mailrestore.restore.RestorePlan p) {
+    out.printf("  dry run     nothing was written%n");
+    out.printf("  from        %s%n", p.source());
+    out.printf("  into        %s (policy %s)%n", p.target(), p.policy());
+    for (var a : p.accounts()) {
+      out.printf(
+          "  %-8s %-40s %s items, %s%s%s%n",
+          a.action(),
+          a.account(),
+          count(a.items()),
+          bytes(a.bytes()),
+          a.into().equals(a.account()) ? "" : " as " + a.into(),
+          a.undecodable() > 0 ? ", " + count(a.undecodable()) + " unreadable" : "");
+      if (!a.itemsByType().isEmpty()) {
+        out.printf("           %s%n", a.itemsByType());
+      }
+    }
+    for (String u : p.unreadable()) {
+      out.printf("  UNREADABLE %s%n", u);
+    }
+    out.printf(
+        "  total       %s accounts, %s items, %s to copy%n",
+        count(p.accounts().size()), count(p.items()), bytes(p.bytes()));
+  }
 }

@@ -16,8 +16,12 @@ import org.mailrestore.restore.OperationReport;
 import org.mailrestore.restore.OperationState;
 import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.restore.RestoreEngine;
+import org.mailrestore.restore.RestorePlan;
+import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.runtime.RestoreRuntime;
 import org.mailrestore.server.api.OperationView;
+import org.mailrestore.source.MailSource;
+import org.mailrestore.target.MailTarget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -75,6 +79,13 @@ final class RestoreCommand {
             "How long an account stays claimed by a process that stopped committing; a resumed"
                 + " run waits at most this long for a dead process's accounts (default: ${DEFAULT-VALUE})")
     int leaseSeconds;
+
+    @Option(
+        names = "--dry-run",
+        description =
+            "Read the source and the target and print what the restore would do (accounts"
+                + " created, merged, replaced, skipped; items and bytes to copy); write nothing")
+    boolean dryRun;
 
     @Option(
         names = "--report",
@@ -154,7 +165,34 @@ final class RestoreCommand {
       }
     }
 
+    private int dryRun(Concurrency concurrency, MeterRegistry registry) throws Exception {
+      if (operation != null) {
+        throw new IllegalArgumentException("--dry-run plans a new restore: not with --operation");
+      }
+      RestoreRequest request = restore.request(source.source());
+      try (RestoreRuntime runtime = store.openForRestore(concurrency, registry);
+          MailSource from = runtime.openSource(request.source())) {
+        MailTarget into = runtime.target(null);
+        RestorePlan plan =
+            RestorePlan.of(
+                from,
+                runtime.describe(request.source()),
+                into.provisioning(),
+                into.describe(),
+                request);
+        if (output.json) {
+          output.print(plan);
+        } else {
+          Report.plan(System.out, plan);
+        }
+        return ExitCodes.OK;
+      }
+    }
+
     private int run(Concurrency concurrency, MeterRegistry registry) throws Exception {
+      if (dryRun) {
+        return dryRun(concurrency, registry);
+      }
       try (RestoreRuntime runtime = store.openForRestore(concurrency, registry)) {
         RestoreEngine engine = runtime.newEngine(runtime.instanceId(), leaseSeconds);
         String id =
