@@ -119,6 +119,16 @@ class ServiceFromCliIT {
       operations.add(started.operation());
     }
     service.awaitItemsRestored(operations.get(0));
+    Cli.Result slowed =
+        service.cli("restore", "pace", operations.get(0), "--max-items-per-second", "50", "--json");
+    assertThat(slowed.exitCode()).as(slowed.err()).isZero();
+    assertThat(Json.MAPPER.readTree(slowed.out()).path("maxItemsPerSecond").asDouble())
+        .isEqualTo(50.0);
+    Cli.Result shown = service.cli("restore", "pace", operations.get(0));
+    assertThat(shown.out()).contains("at most 50.0 items/s, any MB/s");
+    Cli.Result viewer =
+        service.cli("restore", "pace", operations.get(1), "--max-mb-per-second", "0");
+    assertThat(viewer.exitCode()).as(viewer.err()).isZero();
 
     Cli.Result stopped = service.cli("restore", "cancel", "--all");
     assertThat(stopped.exitCode()).as(stopped.out() + stopped.err()).isZero();

@@ -68,6 +68,15 @@ final class ApiClient {
     return send(b);
   }
 
+  Answer put(String path, Object body) {
+    return send(
+        request(path)
+            .header("Content-Type", "application/json")
+            .PUT(
+                HttpRequest.BodyPublishers.ofString(
+                    Json.MAPPER.writeValueAsString(body), StandardCharsets.UTF_8)));
+  }
+
   private HttpRequest.Builder request(String path) {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(base.resolve(path))

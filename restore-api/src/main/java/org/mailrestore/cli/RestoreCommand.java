@@ -43,6 +43,7 @@ import picocli.CommandLine.Option;
       RestoreApiCommands.Accounts.class,
       RestoreApiCommands.Failures.class,
       RestoreApiCommands.ReportCommand.class,
+      RestoreApiCommands.PaceCommand.class,
       RestoreApiCommands.Cancel.class,
       RestoreApiCommands.Resume.class
     })
@@ -198,6 +199,9 @@ final class RestoreCommand {
         String id =
             operation != null ? operation : engine.submit(restore.request(source.source()), null);
         output.people().println("operation " + id);
+        if (restore.pace().isLimited()) {
+          engine.bookkeeping().throttles().set(id, restore.pace());
+        }
         try (GracefulShutdown shutdown = GracefulShutdown.install(engine, SHUTDOWN_GRACE)) {
           OperationSummary summary;
           try (LocalProgress shown =

@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.mailrestore.restore.ConflictPolicy;
+import org.mailrestore.restore.Pace;
 import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.Selection;
 import org.mailrestore.source.SourceSpec;
@@ -88,6 +89,23 @@ final class RestoreOptions {
       description =
           "Accounts restored at once by each process; 0 for the process's bound (two per core)")
   int concurrentAccounts;
+
+  @Option(
+      names = "--max-items-per-second",
+      description =
+          "Restore at most this many items per second (to spare a live server); change it on a"
+              + " running operation with `restore pace`")
+  Double maxItemsPerSecond;
+
+  @Option(
+      names = "--max-mb-per-second",
+      description = "Restore at most this many megabytes (10^6 bytes) of mail per second")
+  Double maxMbPerSecond;
+
+  /** The pace the flags ask for. */
+  Pace pace() {
+    return Pace.of(maxItemsPerSecond, maxMbPerSecond);
+  }
 
   RestoreRequest request(SourceSpec source) throws IOException {
     Set<String> selected = new LinkedHashSet<>(accounts);

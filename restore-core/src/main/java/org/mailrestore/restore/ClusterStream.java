@@ -75,6 +75,9 @@ final class ClusterStream {
       while (stream.hasNext()) {
         ItemEntry entry = stream.next();
         boolean skipWhole = commit.isCommitted(seq + 1);
+        if (!skipWhole && !run.throttle().acquire(1, declaredSize(entry), run.cancel())) {
+          return false;
+        }
         batch.add(skipWhole ? new Read(entry, null, null, null) : read(entry));
         batchBytes += declaredSize(entry);
         if (batch.size() >= clusterSize || batchBytes >= MAX_CLUSTER_BYTES) {

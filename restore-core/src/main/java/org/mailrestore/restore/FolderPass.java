@@ -82,6 +82,12 @@ final class FolderPass {
   FolderMap run() throws IOException, SQLException {
     Containers containers = readContainers();
     FolderMap map = new FolderMap();
+    if (!commit.isCommitted(0)) {
+      // Folders and tags count against the pace too (a cancel while waiting is seen later).
+      var unused =
+          run.throttle()
+              .acquire(containers.folders().size() + containers.tags().size(), 0, run.cancel());
+    }
     if (commit.isCommitted(0)) {
       Map<Integer, Integer> restored = restored(containers);
       for (FolderGraph.Container f : containers.folders()) {

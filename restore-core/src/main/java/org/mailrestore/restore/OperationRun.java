@@ -6,7 +6,12 @@ import org.mailrestore.target.MailTarget;
 
 /** The operation being run: what it restores, from where, into what, and whether to stop. */
 record OperationRun(
-    String id, RestoreRequest request, MailSource source, MailTarget target, CancelSignal cancel) {
+    String id,
+    RestoreRequest request,
+    MailSource source,
+    MailTarget target,
+    CancelSignal cancel,
+    Throttle throttle) {
 
   PointInTime pointInTime() {
     return request.pointInTime();

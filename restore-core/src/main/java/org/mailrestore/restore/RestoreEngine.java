@@ -212,7 +212,13 @@ public final class RestoreEngine implements AutoCloseable {
     LOG.info("operation {}: restoring from {}", operationId, operation.source());
     try (MailSource source = sources.open(request.source(), request.selection())) {
       OperationRun run =
-          new OperationRun(operationId, request, source, targets.open(request.target()), cancel);
+          new OperationRun(
+              operationId,
+              request,
+              source,
+              targets.open(request.target()),
+              cancel,
+              new Throttle(records.books().throttles(), operationId));
       runPhase(run, Phase.PROVISIONING, () -> new Provisioner(run, records).run());
       if (!request.selection().provisioningOnly()) {
         runPhase(run, Phase.DATA, () -> restoreAccounts(run));
@@ -255,7 +261,12 @@ public final class RestoreEngine implements AutoCloseable {
     try (MailSource source = sources.open(request.source(), request.selection())) {
       restoreAccounts(
           new OperationRun(
-              operation.id(), request, source, targets.open(request.target()), cancel));
+              operation.id(),
+              request,
+              source,
+              targets.open(request.target()),
+              cancel,
+              new Throttle(records.books().throttles(), operation.id())));
       return true;
     } catch (SourceFormatException | IOException | UncheckedIOException e) {
       LOG.warn("operation {}: cannot help: {}", operation.id(), e.getMessage());

@@ -31,6 +31,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -81,6 +82,9 @@ public class RestoreController {
     RestoreRequest request = body.toRequest();
     RestoreRequest allowed = request.withSource(sources.check(request.source()));
     RestoreEngine.Submission submission = engine.submission(allowed, idempotencyKey);
+    if (body.pace().isLimited()) {
+      books.throttles().set(submission.id(), body.pace());
+    }
     control.run(submission.id());
     OperationView view = view(submission.id());
     return ResponseEntity.status(submission.created() ? HttpStatus.CREATED : HttpStatus.OK)
@@ -114,6 +118,26 @@ public class RestoreController {
   public List<AccountProgress> accounts(@PathVariable String id) throws SQLException {
     require(id);
     return books.accounts().list(id);
+  }
+
+  @PutMapping("/{id}/pace")
+  @Operation(
+      summary = "Set how fast a restore may go (items/s, MB/s; null: no bound)",
+      description =
+          "Applies within seconds to a running operation, on every instance running it (each"
+              + " instance holds its own part to the pace).")
+  public PaceBody pace(@PathVariable String id, @Valid @RequestBody PaceBody body)
+      throws SQLException {
+    require(id);
+    books.throttles().set(id, body.pace());
+    return PaceBody.of(books.throttles().get(id));
+  }
+
+  @GetMapping("/{id}/pace")
+  @Operation(summary = "How fast a restore may go (items/s, MB/s; null: no bound)")
+  public PaceBody pace(@PathVariable String id) throws SQLException {
+    require(id);
+    return PaceBody.of(books.throttles().get(id));
   }
 
   @GetMapping("/{id}/report")

@@ -4,12 +4,14 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.Size;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
 import org.mailrestore.kind.FieldProblems;
 import org.mailrestore.restore.ConflictPolicy;
+import org.mailrestore.restore.Pace;
 import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.Selection;
 import org.mailrestore.source.SourceKinds;
@@ -45,7 +47,9 @@ public record RestoreRequestBody(
     @Pattern(regexp = "skip|merge|replace|new-account") String conflictPolicy,
     @Size(max = 64) String newAccountSuffix,
     @Min(0) @Max(1024) Integer concurrentAccounts,
-    @Min(0) @Max(100_000) Integer clusterSize) {
+    @Min(0) @Max(100_000) Integer clusterSize,
+    @Positive @Max(1_000_000_000) Double maxItemsPerSecond,
+    @Positive @Max(10_000_000) Double maxMbPerSecond) {
 
   /** The longest location, profile, option name and option value accepted. */
   private static final int MAX_LOCATION = 4096;
@@ -55,6 +59,11 @@ public record RestoreRequestBody(
 
   /** The body that asks for {@code request} (what the CLI sends). */
   public static RestoreRequestBody asking(RestoreRequest request) {
+    return asking(request, Pace.UNLIMITED);
+  }
+
+  /** The body that asks for {@code request} at {@code pace}. */
+  public static RestoreRequestBody asking(RestoreRequest request, Pace pace) {
     Selection s = request.selection();
     return new RestoreRequestBody(
         request.source(),
@@ -72,7 +81,14 @@ public record RestoreRequestBody(
         request.conflictPolicy().wireName(),
         request.newAccountSuffix(),
         request.concurrentAccounts(),
-        request.clusterSize());
+        request.clusterSize(),
+        pace.itemsPerSecond(),
+        pace.bytesPerSecond() == null ? null : pace.bytesPerSecond() / 1e6);
+  }
+
+  /** How fast the restore may go: no bound where the body gives none. */
+  public Pace pace() {
+    return Pace.of(maxItemsPerSecond, maxMbPerSecond);
   }
 
   /**

@@ -12,6 +12,7 @@ public final class Bookkeeping {
   private final IdMap idMap;
   private final Checkpoints checkpoints;
   private final PendingMounts mounts;
+  private final ThrottleStore throttles;
 
   public Bookkeeping(DataSource dataSource) {
     this.dataSource = dataSource;
@@ -21,6 +22,7 @@ public final class Bookkeeping {
     this.idMap = new IdMap(dataSource);
     this.checkpoints = new Checkpoints(dataSource);
     this.mounts = new PendingMounts(dataSource);
+    this.throttles = new ThrottleStore(dataSource);
   }
 
   public DataSource dataSource() {
@@ -49,5 +51,9 @@ public final class Bookkeeping {
 
   public PendingMounts mounts() {
     return mounts;
+  }
+
+  public ThrottleStore throttles() {
+    return throttles;
   }
 }

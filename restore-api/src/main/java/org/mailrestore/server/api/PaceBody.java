@@ -1,0 +1,20 @@
+package org.mailrestore.server.api;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Positive;
+import org.mailrestore.restore.Pace;
+
+/** How fast a restore may go, as people give it: items and megabytes (10^6 bytes) per second. */
+public record PaceBody(
+    @Positive @Max(1_000_000_000) Double maxItemsPerSecond,
+    @Positive @Max(10_000_000) Double maxMbPerSecond) {
+
+  public Pace pace() {
+    return Pace.of(maxItemsPerSecond, maxMbPerSecond);
+  }
+
+  static PaceBody of(Pace pace) {
+    return new PaceBody(
+        pace.itemsPerSecond(), pace.bytesPerSecond() == null ? null : pace.bytesPerSecond() / 1e6);
+  }
+}

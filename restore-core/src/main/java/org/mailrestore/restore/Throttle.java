@@ -1,0 +1,74 @@
+package org.mailrestore.restore;
+
+import java.sql.SQLException;
+import org.mailrestore.restore.bookkeeping.ThrottleStore;
+
+/**
+ * Holds one operation on this instance to its {@link Pace}: each item (and its bytes) reserves its
+ * share of time, and a reader waits until its reservation comes. At most one second of unused pace
+ * is saved up, so the rate over any minute stays within a few percent of the bound. The pace is
+ * read again every {@link #REFRESH_NANOS}, so a change through the API applies within seconds.
+ */
+final class Throttle {
+  private static final long REFRESH_NANOS = 2_000_000_000L;
+  private static final long BURST_NANOS = 1_000_000_000L;
+
+  private final ThrottleStore store;
+  private final String operationId;
+  private Pace pace = Pace.UNLIMITED;
+  private long readAt = Long.MIN_VALUE;
+  private long next; // when the next reservation may start (nanoTime)
+  private boolean started;
+
+  Throttle(ThrottleStore store, String operationId) {
+    this.store = store;
+    this.operationId = operationId;
+  }
+
+  /**
+   * Waits until {@code items} items of {@code bytes} bytes may go; returns false when cancelled
+   * while waiting.
+   */
+  boolean acquire(long items, long bytes, CancelSignal cancel) throws SQLException {
+    long wait;
+    synchronized (this) {
+      long now = System.nanoTime();
+      if (!started || now - readAt > REFRESH_NANOS) {
+        pace = store.get(operationId);
+        readAt = now;
+      }
+      if (!pace.isLimited()) {
+        started = false;
+        return true;
+      }
+      if (!started) {
+        next = now;
+        started = true;
+      }
+      double seconds = 0;
+      if (pace.itemsPerSecond() != null) {
+        seconds = Math.max(seconds, items / pace.itemsPerSecond());
+      }
+      if (pace.bytesPerSecond() != null) {
+        seconds = Math.max(seconds, bytes / pace.bytesPerSecond());
+      }
+      long start = Math.max(next, now - BURST_NANOS);
+      next = start + (long) (seconds * 1e9);
+      wait = start - now;
+    }
+    while (wait > 0) {
+      if (cancel.raised()) {
+        return false;
+      }
+      long slice = Math.min(wait, 200_000_000L);
+      try {
+        Thread.sleep(slice / 1_000_000L, (int) (slice % 1_000_000L));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+      wait -= slice;
+    }
+    return true;
+  }
+}
