@@ -138,6 +138,8 @@ final class RestoreCommand {
 
     @Mixin JsonOutput output;
 
+    @Mixin NotifyOptions notify;
+
     @Override
     public Integer call() throws Exception {
       Concurrency machine = Concurrency.forMachine();
@@ -196,6 +198,7 @@ final class RestoreCommand {
       }
       try (RestoreRuntime runtime = store.openForRestore(concurrency, registry)) {
         RestoreEngine engine = runtime.newEngine(runtime.instanceId(), leaseSeconds);
+        engine.listener(notify.listener());
         String id =
             operation != null ? operation : engine.submit(restore.request(source.source()), null);
         output.people().println("operation " + id);

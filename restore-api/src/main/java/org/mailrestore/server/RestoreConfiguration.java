@@ -19,6 +19,7 @@ import org.mailrestore.blob.s3.S3Settings;
 import org.mailrestore.mailstore.MailstoreKind;
 import org.mailrestore.mailstore.VolumeSpec;
 import org.mailrestore.restore.Concurrency;
+import org.mailrestore.restore.OperationListener;
 import org.mailrestore.restore.RestoreEngine;
 import org.mailrestore.restore.RestoreMetrics;
 import org.mailrestore.restore.bookkeeping.OperationStore;
@@ -155,6 +156,10 @@ class RestoreConfiguration {
             .instanceId(instanceId(settings))
             .leaseSeconds(settings.leaseSeconds())
             .defaultTarget(MailstoreKind.of(volumeSpec(settings)))
+            .listener(
+                settings.notifications() == null
+                    ? OperationListener.NONE
+                    : settings.notifications().listener())
             .build();
     try {
       runtime.target(null);

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.mailrestore.notify.NotifySettings;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
@@ -35,7 +36,8 @@ public record ServerSettings(
     @Valid @NotNull VolumeSettings volume,
     Map<String, @Valid S3ProfileSettings> s3Profiles,
     @Valid @NotNull SourceSettings sources,
-    @Valid @NotNull SecuritySettings security) {
+    @Valid @NotNull SecuritySettings security,
+    NotifySettings notifications) {
 
   public ServerSettings {
     s3Profiles = s3Profiles == null ? Map.of() : Map.copyOf(s3Profiles);

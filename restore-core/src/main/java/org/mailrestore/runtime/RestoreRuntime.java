@@ -18,6 +18,7 @@ import org.mailrestore.blob.s3.S3Settings;
 import org.mailrestore.export.ExportFormat;
 import org.mailrestore.export.ExportReport;
 import org.mailrestore.restore.Concurrency;
+import org.mailrestore.restore.OperationListener;
 import org.mailrestore.restore.RestoreEngine;
 import org.mailrestore.restore.RestoreMetrics;
 import org.mailrestore.restore.SourceOpener;
@@ -49,6 +50,7 @@ public final class RestoreRuntime implements AutoCloseable {
   private final S3Profiles s3;
   private final boolean ownedS3;
   private final Concurrency concurrency;
+  private final OperationListener listener;
   private final String instanceId;
   private final int leaseSeconds;
   private final Bookkeeping books;
@@ -65,6 +67,7 @@ public final class RestoreRuntime implements AutoCloseable {
     this.ownedS3 = b.s3 == null;
     this.s3 = b.s3 != null ? b.s3 : new S3Profiles(b.s3Settings, b.registry);
     this.concurrency = b.concurrency;
+    this.listener = b.listener;
     this.instanceId = b.instanceId;
     this.leaseSeconds = b.leaseSeconds;
     this.books = new Bookkeeping(dataSource);
@@ -100,6 +103,7 @@ public final class RestoreRuntime implements AutoCloseable {
       String instance, int lease, RestoreMetrics ownMetrics) {
     RestoreEngine created =
         new RestoreEngine(books, sources, targets, ownMetrics, instance, lease, concurrency);
+    created.listener(listener);
     engines.add(created);
     return created;
   }
@@ -226,6 +230,7 @@ public final class RestoreRuntime implements AutoCloseable {
     private Concurrency concurrency = Concurrency.forMachine();
     private String instanceId = "cli-" + UUID.randomUUID().toString().substring(0, 8);
     private int leaseSeconds = RestoreEngine.DEFAULT_LEASE_SECONDS;
+    private OperationListener listener = OperationListener.NONE;
     private TargetSpec defaultTarget;
     private Map<String, String> environment = System.getenv();
 
@@ -295,6 +300,12 @@ public final class RestoreRuntime implements AutoCloseable {
     /** Where restores write when their request names no target. */
     public Builder defaultTarget(TargetSpec value) {
       defaultTarget = value;
+      return this;
+    }
+
+    /** Who hears of operations ending (notifications); nobody by default. */
+    public Builder listener(OperationListener value) {
+      listener = value;
       return this;
     }
 
