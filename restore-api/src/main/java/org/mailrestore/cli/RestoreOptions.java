@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -102,6 +103,27 @@ final class RestoreOptions {
       description = "Restore at most this many megabytes (10^6 bytes) of mail per second")
   Double maxMbPerSecond;
 
+  @Option(
+      names = "--into",
+      description =
+          "Restore the one --account into this other address (created if missing; the policy"
+              + " applies to it): an account brought back beside the live one")
+  String into;
+
+  @Option(
+      names = "--item",
+      description =
+          "Restore only this item (its id in the source) of the accounts; repeatable. Folders"
+              + " and tags are restored too, so the item lands where it was")
+  List<Integer> items = new ArrayList<>();
+
+  @Option(
+      names = "--folder",
+      description =
+          "Restore only the content of this folder and its subfolders (an id in the source, or a"
+              + " path such as /Inbox/Projects); repeatable")
+  List<String> folders = new ArrayList<>();
+
   /** The pace the flags ask for. */
   Pace pace() {
     return Pace.of(maxItemsPerSecond, maxMbPerSecond);
@@ -122,14 +144,15 @@ final class RestoreOptions {
     }
     Selection selection =
         new Selection(
-            new LinkedHashSet<>(domains),
-            selected,
-            skipSystemAccounts,
-            skipAliases,
-            skipLists,
-            skipCos,
-            skipProvisioning,
-            provisioningOnly);
+                new LinkedHashSet<>(domains),
+                selected,
+                skipSystemAccounts,
+                skipAliases,
+                skipLists,
+                skipCos,
+                skipProvisioning,
+                provisioningOnly)
+            .withScope(into, new LinkedHashSet<>(items), new LinkedHashSet<>(folders));
     return new RestoreRequest(
         source,
         selection,

@@ -74,6 +74,9 @@ final class ClusterStream {
     try (ItemStream stream = run.source().items(sourceId, ItemType.contents())) {
       while (stream.hasNext()) {
         ItemEntry entry = stream.next();
+        if (!inScope(entry)) {
+          continue;
+        }
         boolean skipWhole = commit.isCommitted(seq + 1);
         if (!skipWhole && !run.throttle().acquire(1, declaredSize(entry), run.cancel())) {
           return false;
@@ -99,6 +102,24 @@ final class ClusterStream {
       inFlight.awaitAll();
     }
     return !run.cancel().raised();
+  }
+
+  /** Whether a partial restore (some items, some folders) takes the entry. */
+  private boolean inScope(ItemEntry entry) {
+    var selection = run.request().selection();
+    if (!selection.isPartial()) {
+      return true;
+    }
+    return switch (entry) {
+      case ItemEntry.Decoded d -> {
+        if (!selection.items().isEmpty() && !selection.items().contains(d.item().id())) {
+          yield false;
+        }
+        Optional<Revision> state = run.pointInTime().select(d.item());
+        yield state.isEmpty() || folders.holdsContentOf(state.get().folderId());
+      }
+      case ItemEntry.Undecodable u -> selection.items().contains(u.itemId());
+    };
   }
 
   /**

@@ -50,6 +50,13 @@ final class FolderPass {
     void put(int oldId, int newId) {
       ids.put(oldId, newId);
     }
+
+    private Set<Integer> contentFolders; // null: every folder's content is restored
+
+    /** Whether the content of this folder (its id in the source) is restored. */
+    boolean holdsContentOf(int oldFolderId) {
+      return contentFolders == null || contentFolders.contains(oldFolderId);
+    }
   }
 
   private record Containers(
@@ -82,6 +89,10 @@ final class FolderPass {
   FolderMap run() throws IOException, SQLException {
     Containers containers = readContainers();
     FolderMap map = new FolderMap();
+    if (!run.request().selection().folders().isEmpty()) {
+      map.contentFolders =
+          FolderScope.of(containers.folders(), run.request().selection().folders());
+    }
     if (!commit.isCommitted(0)) {
       // Folders and tags count against the pace too (a cancel while waiting is seen later).
       var unused =

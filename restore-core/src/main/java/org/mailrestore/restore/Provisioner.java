@@ -156,6 +156,7 @@ final class Provisioner {
     if (state != AccountState.SKIPPED
         && !request.selection().skipAliases()
         && request.conflictPolicy() != ConflictPolicy.NEW_ACCOUNT
+        && request.selection().into() == null
         && !account.aliases().isEmpty()) {
       if (!target.holdsAliases()) {
         notCarried.once("aliases", location);

@@ -167,6 +167,9 @@ public record RestoreRequest(
 
   /** The address an account is restored into under this request's policy. */
   public String targetName(String backupName) {
+    if (selection.into() != null) {
+      return selection.into();
+    }
     if (conflictPolicy != ConflictPolicy.NEW_ACCOUNT) {
       return backupName;
     }

@@ -16,6 +16,12 @@ import org.mailrestore.mail.Account;
  * @param skipCos do not restore classes of service (accounts get none)
  * @param skipProvisioning restore data into accounts that already exist; create nothing
  * @param provisioningOnly create domains, accounts... but restore no items (phase 1 only)
+ * @param into restore the one selected account into this other address (Zextras'
+ *     doRestoreOnNewAccount); null to restore accounts as themselves
+ * @param items only these items (ids in the source) of the accounts; empty for all. Folders and
+ *     tags are always restored, so that an item lands where it was
+ * @param folders only the content of these folders and their subfolders (ids in the source, or
+ *     paths such as {@code /Inbox/Projects}); empty for all
  */
 public record Selection(
     Set<String> domains,
@@ -25,7 +31,10 @@ public record Selection(
     boolean skipLists,
     boolean skipCos,
     boolean skipProvisioning,
-    boolean provisioningOnly) {
+    boolean provisioningOnly,
+    String into,
+    Set<Integer> items,
+    Set<String> folders) {
 
   public static final Selection ALL =
       new Selection(Set.of(), Set.of(), false, false, false, false, false, false);
@@ -33,6 +42,65 @@ public record Selection(
   public Selection {
     domains = normalize(domains);
     accounts = normalize(accounts);
+    into = into == null || into.isBlank() ? null : into.trim().toLowerCase(Locale.ROOT);
+    items = items == null ? Set.of() : Set.copyOf(items);
+    folders =
+        folders == null
+            ? Set.of()
+            : folders.stream()
+                .map(f -> f.trim().toLowerCase(Locale.ROOT))
+                .filter(f -> !f.isEmpty())
+                .collect(Collectors.toUnmodifiableSet());
+    if (into != null && (accounts.size() != 1 || !into.matches("[^@\\s]+@[^@\\s]+"))) {
+      throw new IllegalArgumentException(
+          "restoring into another account takes one account and an address: give --account"
+              + " once and --into user@domain");
+    }
+  }
+
+  /** Whole accounts, as themselves. */
+  public Selection(
+      Set<String> domains,
+      Set<String> accounts,
+      boolean skipSystemAccounts,
+      boolean skipAliases,
+      boolean skipLists,
+      boolean skipCos,
+      boolean skipProvisioning,
+      boolean provisioningOnly) {
+    this(
+        domains,
+        accounts,
+        skipSystemAccounts,
+        skipAliases,
+        skipLists,
+        skipCos,
+        skipProvisioning,
+        provisioningOnly,
+        null,
+        Set.of(),
+        Set.of());
+  }
+
+  /** The same, restoring into {@code into} only {@code items} and {@code folders}. */
+  public Selection withScope(String into, Set<Integer> items, Set<String> folders) {
+    return new Selection(
+        domains,
+        accounts,
+        skipSystemAccounts,
+        skipAliases,
+        skipLists,
+        skipCos,
+        skipProvisioning,
+        provisioningOnly,
+        into,
+        items,
+        folders);
+  }
+
+  /** Whether only some items or folders of the accounts are restored. */
+  public boolean isPartial() {
+    return !items.isEmpty() || !folders.isEmpty();
   }
 
   private static Set<String> normalize(Set<String> values) {

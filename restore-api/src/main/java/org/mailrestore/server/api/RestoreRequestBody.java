@@ -49,7 +49,10 @@ public record RestoreRequestBody(
     @Min(0) @Max(1024) Integer concurrentAccounts,
     @Min(0) @Max(100_000) Integer clusterSize,
     @Positive @Max(1_000_000_000) Double maxItemsPerSecond,
-    @Positive @Max(10_000_000) Double maxMbPerSecond) {
+    @Positive @Max(10_000_000) Double maxMbPerSecond,
+    @Size(max = 255) String into,
+    @Size(max = 10_000) List<@Positive Integer> items,
+    @Size(max = 1_000) List<@Size(min = 1, max = 1024) String> folders) {
 
   /** The longest location, profile, option name and option value accepted. */
   private static final int MAX_LOCATION = 4096;
@@ -83,7 +86,10 @@ public record RestoreRequestBody(
         request.concurrentAccounts(),
         request.clusterSize(),
         pace.itemsPerSecond(),
-        pace.bytesPerSecond() == null ? null : pace.bytesPerSecond() / 1e6);
+        pace.bytesPerSecond() == null ? null : pace.bytesPerSecond() / 1e6,
+        s.into(),
+        List.copyOf(s.items()),
+        List.copyOf(s.folders()));
   }
 
   /** How fast the restore may go: no bound where the body gives none. */
@@ -138,6 +144,17 @@ public record RestoreRequestBody(
             on(skipCos),
             on(skipProvisioning),
             on(provisioningOnly));
+    if (into != null && selection.accounts().size() != 1) {
+      errors.add("into", "restores one account: give exactly one in accounts");
+    } else if (into != null && !into.strip().matches("[^@\\s]+@[^@\\s]+")) {
+      errors.add("into", "is not an address (user@domain)");
+    }
+    errors.throwIfAny();
+    selection =
+        selection.withScope(
+            into,
+            new LinkedHashSet<>(items == null ? List.of() : items),
+            new LinkedHashSet<>(folders == null ? List.of() : folders));
     return new RestoreRequest(
         checked,
         selection,
