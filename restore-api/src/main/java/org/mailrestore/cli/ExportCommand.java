@@ -7,6 +7,7 @@ import org.mailrestore.export.ExportFormat;
 import org.mailrestore.export.ExportFormats;
 import org.mailrestore.export.ExportReport;
 import org.mailrestore.runtime.RestoreRuntime;
+import org.mailrestore.source.ReadCounter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -63,6 +64,8 @@ final class ExportCommand {
 
     @Mixin JsonOutput output;
 
+    @Mixin ReadProgress progress;
+
     Format(ExportFormat format) {
       this.format = format;
     }
@@ -74,7 +77,11 @@ final class ExportCommand {
             "export " + format.name() + " writes one account: give --account once");
       }
       try (RestoreRuntime runtime = store.open()) {
-        ExportReport report = runtime.export(format, null, accounts, out);
+        ReadCounter counter = new ReadCounter();
+        ExportReport report;
+        try (var shown = progress.start("export", counter, output.people())) {
+          report = runtime.export(format, null, accounts, out, counter);
+        }
         if (output.json) {
           output.print(report);
           return report.problems().isEmpty() ? ExitCodes.OK : ExitCodes.PARTIAL;

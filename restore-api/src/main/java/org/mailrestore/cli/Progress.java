@@ -82,7 +82,7 @@ final class Progress {
     sb.append(
         String.format(
             java.util.Locale.ROOT,
-            "%-9s %-12s [%s%s] %s/%s accounts, %s items",
+            "%-9s %-12s [%s%s] %s/%s accounts, %s items (all kinds)",
             v.state(),
             v.phase() == null ? "-" : v.phase(),
             "#".repeat(filled),

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.concurrent.Callable;
 import org.mailrestore.mail.PointInTime;
 import org.mailrestore.runtime.RestoreRuntime;
+import org.mailrestore.source.ReadCounter;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
 import picocli.CommandLine.Command;
@@ -39,6 +40,8 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Mixin JsonOutput output;
 
+  @Mixin ReadProgress progress;
+
   @Override
   public Integer call() throws Exception {
     try (RestoreRuntime runtime = store.open()) {
@@ -54,7 +57,11 @@ final class VerifyCommand implements Callable<Integer> {
               defaults.checkAliases(),
               defaults.knownFailures(),
               defaults.maxListed());
-      VerifyReport report = runtime.verify(source.source(), null, options);
+      ReadCounter counter = new ReadCounter();
+      VerifyReport report;
+      try (var shown = progress.start("verify", counter, output.people())) {
+        report = runtime.verify(source.source(), null, options, counter);
+      }
       if (output.json) {
         output.print(java.util.Map.of("identical", report.identical(), "report", report));
       } else {

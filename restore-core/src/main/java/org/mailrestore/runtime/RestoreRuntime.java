@@ -25,7 +25,9 @@ import org.mailrestore.restore.SourceOpener;
 import org.mailrestore.restore.TargetOpener;
 import org.mailrestore.restore.bookkeeping.Bookkeeping;
 import org.mailrestore.restore.bookkeeping.EngineSchema;
+import org.mailrestore.source.CountedSource;
 import org.mailrestore.source.MailSource;
+import org.mailrestore.source.ReadCounter;
 import org.mailrestore.source.SourceContext;
 import org.mailrestore.source.SourceSpec;
 import org.mailrestore.sql.Database;
@@ -170,7 +172,14 @@ public final class RestoreRuntime implements AutoCloseable {
   /** Compares a target (the default one for null) with the source it was restored from. */
   public VerifyReport verify(SourceSpec source, TargetSpec target, Verifier.Options options)
       throws SQLException, IOException {
-    try (MailSource from = openSource(source)) {
+    return verify(source, target, options, new ReadCounter());
+  }
+
+  /** The same, counting what it reads from the source into {@code progress}. */
+  public VerifyReport verify(
+      SourceSpec source, TargetSpec target, Verifier.Options options, ReadCounter progress)
+      throws SQLException, IOException {
+    try (MailSource from = new CountedSource(openSource(source), progress)) {
       return new Verifier(books.idMap(), target(target).readBack()).verify(from, options);
     }
   }
@@ -183,6 +192,17 @@ public final class RestoreRuntime implements AutoCloseable {
   public ExportReport export(
       ExportFormat format, TargetSpec target, List<String> accountNames, Path out)
       throws SQLException, IOException {
+    return export(format, target, accountNames, out, new ReadCounter());
+  }
+
+  /** The same, counting what it reads from the store into {@code progress}. */
+  public ExportReport export(
+      ExportFormat format,
+      TargetSpec target,
+      List<String> accountNames,
+      Path out,
+      ReadCounter progress)
+      throws SQLException, IOException {
     RestoredStore store = target(target).readBack();
     List<String> ids = new ArrayList<>();
     for (String name : accountNames) {
@@ -193,7 +213,7 @@ public final class RestoreRuntime implements AutoCloseable {
               .ref()
               .id());
     }
-    try (MailSource from = store.asSource()) {
+    try (MailSource from = new CountedSource(store.asSource(), progress)) {
       return format.export(from, ids, out);
     }
   }
