@@ -64,6 +64,8 @@ class CliRestoreIT {
     Cli.Result inspected = Cli.run("backup", "inspect", backup.toString());
     assertThat(inspected.exitCode()).as(inspected.out()).isZero();
     assertThat(inspected.out()).contains("format mailrestore-backup 1.0").contains("6 accounts");
+    Cli.Result inspectedJson = Cli.run("backup", "inspect", backup.toString(), "--json");
+    assertThat(document(inspectedJson.out()).path("accounts").size()).isEqualTo(6);
 
     Cli.Result restored = Cli.run(store("restore", "run", "--backup", backup.toString()));
     assertThat(restored.exitCode()).as(restored.out()).isZero();

@@ -2,6 +2,8 @@ package org.mailrestore.cli;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.mailrestore.backup.BackupReader;
 import org.mailrestore.backup.LocalBackupStorage;
@@ -34,9 +36,15 @@ final class BackupCommand {
 
     @Mixin GeneratorOptions generator;
 
+    @Mixin JsonOutput output;
+
     @Override
     public Integer call() throws IOException {
       BackupGenerator.Report report = BackupGenerator.generate(generator.spec(), out);
+      if (output.json) {
+        output.print(report);
+        return ExitCodes.OK;
+      }
       System.out.printf(
           "generated %s: %s accounts, %s items (%s content, %s live), %s blobs, %s in %.1f s%n",
           out,
@@ -59,20 +67,30 @@ final class BackupCommand {
     @Parameters(paramLabel = "BACKUP", description = "The backup directory")
     Path backup;
 
+    @Mixin JsonOutput output;
+
+    /** What a backup holds, as {@code --json} prints it. */
+    record Inspection(
+        String backup,
+        String format,
+        String version,
+        String serverId,
+        String createdAt,
+        int domains,
+        int classesOfService,
+        int lists,
+        List<AccountLine> accounts,
+        List<String> problems) {}
+
+    /** One account: its item layout and how many items read and did not. */
+    record AccountLine(String account, String layout, long items, long unreadable) {}
+
     @Override
     public Integer call() throws IOException {
-      int problems = 0;
+      List<AccountLine> accounts = new ArrayList<>();
+      List<String> problems = new ArrayList<>();
+      Inspection inspection;
       try (BackupReader reader = BackupReader.open(new LocalBackupStorage(backup))) {
-        var m = reader.manifest();
-        System.out.printf(
-            "%s: format %s %s, server %s, created %s%n",
-            backup, m.format(), m.version(), m.serverId(), m.createdAt());
-        System.out.printf(
-            "  %d domains, %d classes of service, %d lists, %d accounts%n",
-            reader.domains().size(),
-            reader.classesOfService().size(),
-            reader.distributionLists().size(),
-            reader.accountIds().size());
         for (String id : reader.accountIds()) {
           switch (reader.account(id)) {
             case Parsed.Ok<Account>(Account a, String location) -> {
@@ -82,30 +100,63 @@ final class BackupCommand {
                 while (s.hasNext()) {
                   if (s.next() instanceof ItemEntry.Undecodable u) {
                     bad++;
-                    System.out.printf("  ! %s: %s%n", u.location(), u.reason());
+                    problems.add(u.location() + ": " + u.reason());
                   } else {
                     items++;
                   }
                 }
               }
-              problems += (int) Math.min(Integer.MAX_VALUE, bad);
-              System.out.printf(
-                  "  %-40s %-8s %s items%s%n",
-                  a.name(),
-                  reader.itemLayout(id) == null
-                      ? "-"
-                      : reader.itemLayout(id).name().toLowerCase(java.util.Locale.ROOT),
-                  Report.count(items),
-                  bad > 0 ? ", " + bad + " unreadable" : "");
+              accounts.add(
+                  new AccountLine(
+                      a.name(),
+                      reader.itemLayout(id) == null
+                          ? "-"
+                          : reader.itemLayout(id).name().toLowerCase(java.util.Locale.ROOT),
+                      items,
+                      bad));
             }
-            case Parsed.Failed<Account>(String location, String reason) -> {
-              problems++;
-              System.out.printf("  ! %s: %s%n", location, reason);
-            }
+            case Parsed.Failed<Account>(String location, String reason) ->
+                problems.add(location + ": " + reason);
           }
         }
+        var m = reader.manifest();
+        inspection =
+            new Inspection(
+                backup.toString(),
+                m.format(),
+                String.valueOf(m.version()),
+                m.serverId(),
+                String.valueOf(m.createdAt()),
+                reader.domains().size(),
+                reader.classesOfService().size(),
+                reader.distributionLists().size(),
+                accounts,
+                problems);
       }
-      return problems == 0 ? ExitCodes.OK : ExitCodes.PARTIAL;
+      if (output.json) {
+        output.print(inspection);
+      } else {
+        print(inspection);
+      }
+      return problems.isEmpty() ? ExitCodes.OK : ExitCodes.PARTIAL;
+    }
+
+    private static void print(Inspection i) {
+      System.out.printf(
+          "%s: format %s %s, server %s, created %s%n",
+          i.backup(), i.format(), i.version(), i.serverId(), i.createdAt());
+      System.out.printf(
+          "  %d domains, %d classes of service, %d lists, %d accounts%n",
+          i.domains(), i.classesOfService(), i.lists(), i.accounts().size());
+      for (AccountLine a : i.accounts()) {
+        System.out.printf(
+            "  %-40s %-8s %s items%s%n",
+            a.account(),
+            a.layout(),
+            Report.count(a.items()),
+            a.unreadable() > 0 ? ", " + a.unreadable() + " unreadable" : "");
+      }
+      i.problems().forEach(p -> System.out.printf("  ! %s%n", p));
     }
   }
 }
