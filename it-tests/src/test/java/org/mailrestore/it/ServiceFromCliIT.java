@@ -114,11 +114,17 @@ class ServiceFromCliIT {
               "--cluster-size",
               "50",
               "--concurrent-accounts",
-              "1");
+              "1",
+              "--max-items-per-second",
+              "40");
       assertThat(started.exitCode()).as(started.err()).isZero();
       operations.add(started.operation());
     }
     service.awaitItemsRestored(operations.get(0));
+    // Held to 40 items/s, the 9,000 items take minutes: status answers for a running operation.
+    Cli.Result running = service.cli("restore", "status", operations.get(0));
+    assertThat(running.out()).contains("RUNNING");
+    assertThat(running.exitCode()).as("status of an operation that has not ended").isEqualTo(8);
     Cli.Result slowed =
         service.cli("restore", "pace", operations.get(0), "--max-items-per-second", "50", "--json");
     assertThat(slowed.exitCode()).as(slowed.err()).isZero();

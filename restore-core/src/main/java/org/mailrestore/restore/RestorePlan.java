@@ -22,7 +22,9 @@ import org.mailrestore.target.TargetProvisioning;
 
 /**
  * What a restore would do, found by reading the source and the target and writing nothing (a dry
- * run): each account's action under the request's policy, and the items and bytes it would copy.
+ * run): each account's action under the request's policy, and the items and bytes it would copy
+ * (with {@code items} selected, only those; a {@code folders} selection is not narrowed here: the
+ * counts are then the accounts' whole content).
  *
  * @param unreadable accounts the source cannot read: the restore would record them as failed
  */
@@ -91,7 +93,7 @@ public record RestorePlan(
           AccountPlan plan =
               action == Action.SKIP || action == Action.MISSING
                   ? new AccountPlan(account.name(), into, action, 0, 0, Map.of(), 0)
-                  : count(source, account, into, action, pointInTime);
+                  : count(source, account, into, action, pointInTime, request.selection());
           accounts.add(plan);
           items += plan.items();
           bytes += plan.bytes();
@@ -114,7 +116,12 @@ public record RestorePlan(
   }
 
   private static AccountPlan count(
-      MailSource source, Account account, String into, Action action, PointInTime pointInTime)
+      MailSource source,
+      Account account,
+      String into,
+      Action action,
+      PointInTime pointInTime,
+      Selection selection)
       throws IOException {
     Map<String, Long> byType = new TreeMap<>();
     long items = 0;
@@ -128,7 +135,10 @@ public record RestorePlan(
           continue;
         }
         Optional<Revision> state = pointInTime.select(d.item());
-        if (state.isEmpty()) {
+        if (state.isEmpty()
+            || (!selection.items().isEmpty()
+                && !d.item().type().isContainer()
+                && !selection.items().contains(d.item().id()))) {
           continue;
         }
         items++;

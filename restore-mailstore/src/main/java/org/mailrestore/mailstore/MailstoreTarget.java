@@ -57,6 +57,7 @@ public final class MailstoreTarget implements MailTarget {
     if (spec == null) {
       return new MailstoreTarget(dataSource, volumes, null, null, 0);
     }
+    volumes.ensureWritable(spec);
     int id = new VolumeStore(dataSource).register(spec.toRow());
     return new MailstoreTarget(dataSource, volumes, spec, volumes.open(spec), id);
   }

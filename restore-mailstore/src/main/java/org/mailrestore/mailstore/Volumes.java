@@ -14,6 +14,7 @@ import org.mailrestore.blob.StorageLimits;
 import org.mailrestore.blob.pack.LocalPackStore;
 import org.mailrestore.blob.pack.PackedBlobVolume;
 import org.mailrestore.blob.s3.S3BlobVolume;
+import org.mailrestore.blob.s3.S3Buckets;
 import org.mailrestore.blob.s3.S3Location;
 import org.mailrestore.blob.s3.S3PackStore;
 import org.mailrestore.blob.s3.S3Profiles;
@@ -75,6 +76,13 @@ public final class Volumes {
           }
         };
     return BlobStacks.volume(volume, spec.kind().wireName(), limits, registry);
+  }
+
+  /** Creates an S3 volume's bucket when missing (a volume restores write to); no-op otherwise. */
+  public void ensureWritable(VolumeSpec spec) throws IOException {
+    if (spec.kind().isS3()) {
+      S3Buckets.ensure(client(spec), location(spec).bucket());
+    }
   }
 
   private S3Client client(VolumeSpec spec) {
