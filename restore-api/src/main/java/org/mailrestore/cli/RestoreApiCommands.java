@@ -12,7 +12,6 @@ import org.mailrestore.restore.FailureRecord;
 import org.mailrestore.restore.OperationState;
 import org.mailrestore.restore.bookkeeping.AccountProgress;
 import org.mailrestore.server.api.OperationView;
-import org.mailrestore.server.api.PaceBody;
 import org.mailrestore.server.api.RestoreRequestBody;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -230,88 +229,6 @@ final class RestoreApiCommands {
           api.client().get("api/v1/restores/" + ApiClient.segment(id) + "/accounts");
       if (!api.printJson(answer)) {
         Report.accounts(System.out, List.of(answer.as(AccountProgress[].class)), true);
-      }
-      return ExitCodes.OK;
-    }
-  }
-
-  @Command(
-      name = "pace",
-      mixinStandardHelpOptions = true,
-      description =
-          "Show, or change while it runs, how fast an operation may go (applies within seconds).")
-  static final class PaceCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "OPERATION", description = "The operation id")
-    String id;
-
-    @Option(names = "--max-items-per-second", description = "Items per second; 0 for no bound")
-    Double items;
-
-    @Option(names = "--max-mb-per-second", description = "Megabytes per second; 0 for no bound")
-    Double megabytes;
-
-    @Mixin ApiOptions api;
-
-    @Override
-    public Integer call() throws Exception {
-      String path = "api/v1/restores/" + ApiClient.segment(id) + "/pace";
-      ApiClient client = api.client();
-      ApiClient.Answer answer;
-      if (items == null && megabytes == null) {
-        answer = client.get(path);
-      } else {
-        PaceBody current = client.get(path).as(PaceBody.class);
-        answer =
-            client.put(
-                path,
-                new PaceBody(
-                    bound(items, current.maxItemsPerSecond()),
-                    bound(megabytes, current.maxMbPerSecond())));
-      }
-      if (!api.printJson(answer)) {
-        PaceBody pace = answer.as(PaceBody.class);
-        System.out.printf(
-            "operation %s: at most %s items/s, %s MB/s%n",
-            id,
-            pace.maxItemsPerSecond() == null ? "any" : pace.maxItemsPerSecond(),
-            pace.maxMbPerSecond() == null ? "any" : pace.maxMbPerSecond());
-      }
-      return ExitCodes.OK;
-    }
-
-    /** The value given (0: no bound), else the current one. */
-    private static Double bound(Double given, Double current) {
-      if (given == null) {
-        return current;
-      }
-      return given <= 0 ? null : given;
-    }
-  }
-
-  @Command(
-      name = "report",
-      mixinStandardHelpOptions = true,
-      description =
-          "An operation's report: per account restored, skipped and unrestored, each unrestored"
-              + " item with its reason.")
-  static final class ReportCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "OPERATION", description = "The operation id")
-    String id;
-
-    @Option(names = "--out", description = "Also write the report here as JSON")
-    java.nio.file.Path out;
-
-    @Mixin ApiOptions api;
-
-    @Override
-    public Integer call() throws Exception {
-      ApiClient.Answer answer =
-          api.client().get("api/v1/restores/" + ApiClient.segment(id) + "/report");
-      if (out != null) {
-        java.nio.file.Files.writeString(out, answer.body());
-      }
-      if (!api.printJson(answer)) {
-        Report.report(System.out, answer.as(org.mailrestore.restore.OperationReport.class));
       }
       return ExitCodes.OK;
     }

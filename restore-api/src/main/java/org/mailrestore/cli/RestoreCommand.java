@@ -42,8 +42,8 @@ import picocli.CommandLine.Option;
       RestoreApiCommands.ListOperations.class,
       RestoreApiCommands.Accounts.class,
       RestoreApiCommands.Failures.class,
-      RestoreApiCommands.ReportCommand.class,
-      RestoreApiCommands.PaceCommand.class,
+      ReportCommand.class,
+      PaceCommand.class,
       RestoreApiCommands.Cancel.class,
       RestoreApiCommands.Resume.class
     })

@@ -60,7 +60,7 @@ public final class RestoreEngine implements AutoCloseable {
   private final Records records;
   private final Heartbeat heartbeat;
   private final Submissions submissions;
-  private volatile OperationListener listener = OperationListener.NONE;
+  private final OperationNotices notices;
 
   public RestoreEngine(
       Bookkeeping books,
@@ -83,11 +83,12 @@ public final class RestoreEngine implements AutoCloseable {
     this.records = new Records(books, db, metrics, instanceId, leaseSeconds);
     this.heartbeat = new Heartbeat(operations, instanceId, leaseSeconds, running);
     this.submissions = new Submissions(operations, sources);
+    this.notices = new OperationNotices(books);
   }
 
   /** Who hears of operations this engine coordinates ending. */
   public void listener(OperationListener value) {
-    listener = value == null ? OperationListener.NONE : value;
+    notices.listener(value);
   }
 
   public OperationStore operations() {
@@ -227,7 +228,7 @@ public final class RestoreEngine implements AutoCloseable {
               new Throttle(records.books().throttles(), operationId));
       runPhase(run, Phase.PROVISIONING, () -> new Provisioner(run, records).run());
       if (!cancel.raised()) {
-        operations.find(operationId).ifPresent(this::provisioned);
+        operations.find(operationId).ifPresent(notices::provisioned);
       }
       if (!request.selection().provisioningOnly()) {
         runPhase(run, Phase.DATA, () -> restoreAccounts(run));
@@ -242,29 +243,13 @@ public final class RestoreEngine implements AutoCloseable {
       OperationState state = finalState(operationId);
       operations.finish(operationId, state, null);
       LOG.info("operation {}: {}", operationId, state);
-      ended(operationId);
+      notices.ended(operationId);
     } catch (SourceFormatException | IOException | UncheckedIOException e) {
       // The source (or the target) cannot be reached even after their own retries: FAILED,
       // resumable once it is back, rather than RUNNING and retried for ever.
       LOG.warn("operation {} failed: {}", operationId, e.getMessage());
       operations.finish(operationId, OperationState.FAILED, e.getMessage());
-      ended(operationId);
-    }
-  }
-
-  private void provisioned(OperationSummary summary) {
-    try {
-      listener.provisioned(summary);
-    } catch (RuntimeException e) {
-      LOG.warn("operation {}: a listener failed: {}", summary.id(), e.toString());
-    }
-  }
-
-  private void ended(String operationId) {
-    try {
-      OperationReport.of(books, operationId).ifPresent(listener::ended);
-    } catch (SQLException | RuntimeException e) {
-      LOG.warn("operation {}: a listener failed: {}", operationId, e.toString());
+      notices.ended(operationId);
     }
   }
 
@@ -272,7 +257,7 @@ public final class RestoreEngine implements AutoCloseable {
     if (cancel.reason() == CancelSignal.Reason.CANCELLED) {
       operations.finish(operationId, OperationState.CANCELLED, OperationStore.CANCELLED_MESSAGE);
       LOG.info("operation {}: cancelled", operationId);
-      ended(operationId);
+      notices.ended(operationId);
     } else {
       // Shutting down: left RUNNING without a coordinator, resumed by the next start.
       LOG.info("operation {}: stopped for shutdown, to be resumed", operationId);

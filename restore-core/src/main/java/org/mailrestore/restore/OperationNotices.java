@@ -1,0 +1,38 @@
+package org.mailrestore.restore;
+
+import java.sql.SQLException;
+import org.mailrestore.restore.bookkeeping.Bookkeeping;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Tells the listener of an engine that an operation ended; its failures never reach the engine. */
+final class OperationNotices {
+  private static final Logger LOG = LoggerFactory.getLogger(OperationNotices.class);
+
+  private final Bookkeeping books;
+  private volatile OperationListener listener = OperationListener.NONE;
+
+  OperationNotices(Bookkeeping books) {
+    this.books = books;
+  }
+
+  void listener(OperationListener value) {
+    listener = value == null ? OperationListener.NONE : value;
+  }
+
+  void provisioned(OperationSummary summary) {
+    try {
+      listener.provisioned(summary);
+    } catch (RuntimeException e) {
+      LOG.warn("operation {}: a listener failed: {}", summary.id(), e.toString());
+    }
+  }
+
+  void ended(String operationId) {
+    try {
+      OperationReport.of(books, operationId).ifPresent(listener::ended);
+    } catch (SQLException | RuntimeException e) {
+      LOG.warn("operation {}: a listener failed: {}", operationId, e.toString());
+    }
+  }
+}
