@@ -20,11 +20,11 @@ final class OperationNotices {
     listener = value == null ? OperationListener.NONE : value;
   }
 
-  void provisioned(OperationSummary summary) {
+  void provisioned(String operationId) {
     try {
-      listener.provisioned(summary);
-    } catch (RuntimeException e) {
-      LOG.warn("operation {}: a listener failed: {}", summary.id(), e.toString());
+      books.operations().find(operationId).ifPresent(listener::provisioned);
+    } catch (SQLException | RuntimeException e) {
+      LOG.warn("operation {}: a listener failed: {}", operationId, e.toString());
     }
   }
 

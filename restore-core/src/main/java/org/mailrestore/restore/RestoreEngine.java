@@ -228,7 +228,7 @@ public final class RestoreEngine implements AutoCloseable {
               new Throttle(records.books().throttles(), operationId));
       runPhase(run, Phase.PROVISIONING, () -> new Provisioner(run, records).run());
       if (!cancel.raised()) {
-        operations.find(operationId).ifPresent(notices::provisioned);
+        notices.provisioned(operationId);
       }
       if (!request.selection().provisioningOnly()) {
         runPhase(run, Phase.DATA, () -> restoreAccounts(run));

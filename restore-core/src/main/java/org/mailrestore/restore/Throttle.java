@@ -2,6 +2,8 @@ package org.mailrestore.restore;
 
 import java.sql.SQLException;
 import org.mailrestore.restore.bookkeeping.ThrottleStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Holds one operation on this instance to its {@link Pace}: each item (and its bytes) reserves its
@@ -10,17 +12,29 @@ import org.mailrestore.restore.bookkeeping.ThrottleStore;
  * read again every {@link #REFRESH_NANOS}, so a change through the API applies within seconds.
  */
 final class Throttle {
+  private static final Logger LOG = LoggerFactory.getLogger(Throttle.class);
   private static final long REFRESH_NANOS = 2_000_000_000L;
   private static final long BURST_NANOS = 1_000_000_000L;
 
-  private final ThrottleStore store;
+  /** Where the pace is read from (the engine's {@code restore_throttle} table). */
+  @FunctionalInterface
+  interface PaceSource {
+    Pace get(String operationId) throws SQLException;
+  }
+
+  private final PaceSource store;
   private final String operationId;
   private Pace pace = Pace.UNLIMITED;
-  private long readAt = Long.MIN_VALUE;
+  private long readAt;
   private long next; // when the next reservation may start (nanoTime)
-  private boolean started;
+  private boolean read; // the pace was read once: then every REFRESH_NANOS, not every item
+  private boolean started; // a limited pace is being kept: next is meaningful
 
   Throttle(ThrottleStore store, String operationId) {
+    this(store::get, operationId);
+  }
+
+  Throttle(PaceSource store, String operationId) {
     this.store = store;
     this.operationId = operationId;
   }
@@ -29,13 +43,19 @@ final class Throttle {
    * Waits until {@code items} items of {@code bytes} bytes may go; returns false when cancelled
    * while waiting.
    */
-  boolean acquire(long items, long bytes, CancelSignal cancel) throws SQLException {
+  boolean acquire(long items, long bytes, CancelSignal cancel) {
     long wait;
     synchronized (this) {
       long now = System.nanoTime();
-      if (!started || now - readAt > REFRESH_NANOS) {
-        pace = store.get(operationId);
+      if (!read || now - readAt > REFRESH_NANOS) {
+        read = true;
         readAt = now;
+        try {
+          pace = store.get(operationId);
+        } catch (SQLException e) {
+          // The database is away (the restore's own calls ride it out): keep the pace known.
+          LOG.debug("operation {}: pace not read: {}", operationId, e.toString());
+        }
       }
       if (!pace.isLimited()) {
         started = false;
