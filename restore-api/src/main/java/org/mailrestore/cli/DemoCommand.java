@@ -103,7 +103,7 @@ final class DemoCommand implements Callable<Integer> {
         output.print(
             java.util.Map.of(
                 "operation", OperationView.of(summary, java.time.Instant.now()),
-                "verify", java.util.Map.of("identical", report.identical(), "report", report),
+                "verify", Report.verifyJson(report),
                 "backup", backup.toAbsolutePath().toString(),
                 "volume", volume.toAbsolutePath().toString()));
       }

@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.mailrestore.restore.OperationSummary;
@@ -22,19 +21,14 @@ final class LocalProgress implements AutoCloseable {
 
   private LocalProgress(OperationStore operations, String id, Progress progress) {
     this.progress = progress;
-    this.poller =
-        Executors.newSingleThreadScheduledExecutor(r -> {
-          Thread t = new Thread(r, "progress");
-          t.setDaemon(true);
-          return t;
-        });
+    this.poller = Progress.ticker();
     var unused = poller.scheduleWithFixedDelay(() -> draw(operations, id), 1, 1, TimeUnit.SECONDS);
   }
 
   /** Starts drawing: a line redrawn in place on a terminal, one every {@code every} elsewhere. */
   static LocalProgress start(
       OperationStore operations, String id, Duration every, PrintStream out) {
-    boolean terminal = out == System.out ? Progress.onTerminal() : System.console() != null;
+    boolean terminal = Progress.onTerminal(out);
     return new LocalProgress(operations, id, new Progress(out, terminal, every));
   }
 

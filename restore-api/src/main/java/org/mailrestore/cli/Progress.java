@@ -3,6 +3,8 @@ package org.mailrestore.cli;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import org.mailrestore.server.api.OperationView;
 
 /**
@@ -38,6 +40,23 @@ final class Progress {
     } catch (ReflectiveOperationException e) {
       return true; // Java 21: a console exists only on a terminal
     }
+  }
+
+  /**
+   * Whether {@code out} goes to a terminal: standard output as {@link #onTerminal()} tells, else
+   * standard error when there is a console at all.
+   */
+  static boolean onTerminal(PrintStream out) {
+    return out == System.out ? onTerminal() : System.console() != null;
+  }
+
+  /** A daemon thread that draws progress lines: it never keeps a finished command alive. */
+  static ScheduledExecutorService ticker() {
+    return Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "progress");
+      t.setDaemon(true);
+      return t;
+    });
   }
 
   void update(OperationView v) {

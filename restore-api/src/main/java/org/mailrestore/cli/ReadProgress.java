@@ -3,7 +3,6 @@ package org.mailrestore.cli;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.mailrestore.source.ReadCounter;
@@ -34,19 +33,14 @@ final class ReadProgress {
     private final PrintStream out;
     private final boolean terminal;
     private final long started = System.nanoTime();
-    private final ScheduledExecutorService ticker =
-        Executors.newSingleThreadScheduledExecutor(r -> {
-          Thread t = new Thread(r, "progress");
-          t.setDaemon(true);
-          return t;
-        });
+    private final ScheduledExecutorService ticker = Progress.ticker();
     private volatile boolean drawn;
 
     Running(String what, ReadCounter counter, PrintStream out, Duration every) {
       this.what = what;
       this.counter = counter;
       this.out = out;
-      this.terminal = out == System.out ? Progress.onTerminal() : System.console() != null;
+      this.terminal = Progress.onTerminal(out);
       long period = terminal ? 1000 : every.toMillis();
       var unused = ticker.scheduleAtFixedRate(this::draw, period, period, TimeUnit.MILLISECONDS);
     }

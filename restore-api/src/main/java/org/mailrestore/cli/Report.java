@@ -151,6 +151,11 @@ final class Report {
     }
   }
 
+  /** A verify report as {@code --json} prints it: whether identical, and the report. */
+  static java.util.Map<String, Object> verifyJson(VerifyReport r) {
+    return java.util.Map.of("identical", r.identical(), "report", r);
+  }
+
   static void verify(PrintStream out, VerifyReport r) {
     if (r.identical()) {
       out.printf(

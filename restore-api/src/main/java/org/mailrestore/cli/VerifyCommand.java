@@ -63,7 +63,7 @@ final class VerifyCommand implements Callable<Integer> {
         report = runtime.verify(source.source(), null, options, counter);
       }
       if (output.json) {
-        output.print(java.util.Map.of("identical", report.identical(), "report", report));
+        output.print(Report.verifyJson(report));
       } else {
         Report.verify(System.out, report);
       }

@@ -75,7 +75,7 @@ final class RawRows {
   /** Creates the account (and its domain) when missing; returns its mailbox id. */
   static int provision(DataSource ds, Account account) throws SQLException {
     ProvisioningStore store = new ProvisioningStore(ds);
-    int domain = store.ensureDomain(new Domain(account.domain(), "active", Map.of()));
+    int domain = store.ensureDomain(Domain.active(account.domain()));
     Optional<TargetAccount> existing = store.findAccount(account.name());
     if (existing.isPresent()) {
       return existing.get().mailboxId();

@@ -22,6 +22,11 @@ public record Pace(Double itemsPerSecond, Double bytesPerSecond) {
     return new Pace(itemsPerSecond, megabytesPerSecond == null ? null : megabytesPerSecond * 1e6);
   }
 
+  /** The byte bound in megabytes (10^6 bytes) per second, as people give it; null for none. */
+  public Double megabytesPerSecond() {
+    return bytesPerSecond == null ? null : bytesPerSecond / 1e6;
+  }
+
   public boolean isLimited() {
     return itemsPerSecond != null || bytesPerSecond != null;
   }

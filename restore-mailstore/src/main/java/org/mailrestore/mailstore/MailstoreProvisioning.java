@@ -45,7 +45,7 @@ final class MailstoreProvisioning implements TargetProvisioning {
   private int domainId(String name) throws SQLException {
     Integer id = domainIds.get(name);
     if (id == null) {
-      id = store.ensureDomain(new Domain(name, "active", Map.of()));
+      id = store.ensureDomain(Domain.active(name));
       domainIds.put(name, id);
     }
     return id;

@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.mailrestore.blob.BlobCompression;
@@ -68,7 +67,7 @@ public final class BackupExport implements ExportFormat {
             };
         names.add(account.name());
         if (domains.add(account.domain())) {
-          writer.writeDomain(new Domain(account.domain(), "active", Map.of()));
+          writer.writeDomain(Domain.active(account.domain()));
         }
         String backupId = BackupLayout.isSafeSegment(id) ? id : "account-" + ++fallback;
         Account exported =

@@ -25,6 +25,19 @@ public record Account(
     status = status == null ? "active" : status;
   }
 
+  /** An account known only by its address (an archive's, an mbox's): active, nothing else. */
+  public static Account ofAddress(String address) {
+    return new Account(
+        address,
+        address,
+        address.substring(address.indexOf('@') + 1),
+        null,
+        "active",
+        false,
+        List.of(),
+        Map.of());
+  }
+
   public Account withName(String newName) {
     String newDomain = newName.substring(newName.indexOf('@') + 1);
     return new Account(id, newName, newDomain, cos, status, system, aliases, attributes);

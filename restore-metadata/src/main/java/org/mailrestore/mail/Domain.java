@@ -8,4 +8,9 @@ public record Domain(String name, String status, Map<String, String> attributes)
     attributes = attributes == null ? Map.of() : Map.copyOf(attributes);
     status = status == null ? "active" : status;
   }
+
+  /** An active domain known only by its name. */
+  public static Domain active(String name) {
+    return new Domain(name, "active", Map.of());
+  }
 }

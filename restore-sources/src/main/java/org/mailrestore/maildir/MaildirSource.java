@@ -117,7 +117,7 @@ public final class MaildirSource implements MailSource {
 
   @Override
   public List<Parsed<Domain>> domains() {
-    return List.of(new Parsed.Ok<>(new Domain(domain, "active", Map.of()), domain));
+    return List.of(new Parsed.Ok<>(Domain.active(domain), domain));
   }
 
   @Override

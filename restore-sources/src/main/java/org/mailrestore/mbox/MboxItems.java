@@ -14,8 +14,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.mailrestore.mail.Item;
@@ -24,14 +24,14 @@ import org.mailrestore.mail.Revision;
 import org.mailrestore.mail.TextRules;
 import org.mailrestore.message.MessageHeaders;
 import org.mailrestore.source.ItemEntry;
-import org.mailrestore.source.ItemStream;
 import org.mailrestore.source.Passing;
+import org.mailrestore.source.PassingItemStream;
 
 /**
  * An mbox account's items: its folders, then each file's messages in file order, each message's
  * bytes passing to the restore as they are read (buffered, so its size and digest come first).
  */
-final class MboxItems implements ItemStream {
+final class MboxItems extends PassingItemStream {
 
   /** A separator's date: {@code Thu Jan 1 00:00:00 2015}, maybe with a zone before the year. */
   private static final Pattern SEPARATOR_DATE =
@@ -53,8 +53,6 @@ final class MboxItems implements ItemStream {
   private MboxTree.MboxFile file;
   private MboxReader reader;
   private int nextId;
-  private ItemEntry pending;
-  private long generation;
 
   MboxItems(
       MboxTree tree,
@@ -78,25 +76,7 @@ final class MboxItems implements ItemStream {
   }
 
   @Override
-  public boolean hasNext() {
-    if (pending == null) {
-      generation++;
-      pending = advance();
-    }
-    return pending != null;
-  }
-
-  @Override
-  public ItemEntry next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
-    }
-    ItemEntry e = pending;
-    pending = null;
-    return e;
-  }
-
-  private ItemEntry advance() {
+  protected ItemEntry advance() {
     if (folders.hasNext()) {
       MboxTree.Folder f = folders.next();
       Revision r =
@@ -196,14 +176,14 @@ final class MboxItems implements ItemStream {
                     values[1] == null ? null : MessageHeaders.decodeWords(values[1]),
                     TextRules.MAX_SUBJECT_LENGTH))
             .build();
-    long at = generation;
+    BooleanSupplier current = whileCurrent();
     Passing content =
         new Passing() {
           private boolean opened;
 
           @Override
           public InputStream open() throws IOException {
-            if (opened || generation != at) {
+            if (opened || !current.getAsBoolean()) {
               throw new IllegalStateException(location + " was read already, or passed");
             }
             opened = true;

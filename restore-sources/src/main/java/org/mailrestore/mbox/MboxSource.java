@@ -97,7 +97,7 @@ public final class MboxSource implements MailSource {
   @Override
   public List<Parsed<Domain>> domains() {
     String domain = address.substring(address.indexOf('@') + 1);
-    return List.of(new Parsed.Ok<>(new Domain(domain, "active", Map.of()), domain));
+    return List.of(new Parsed.Ok<>(Domain.active(domain), domain));
   }
 
   @Override
@@ -120,10 +120,7 @@ public final class MboxSource implements MailSource {
     if (!address.equals(accountId)) {
       return new Parsed.Failed<>(accountId, "this mbox source holds only " + address);
     }
-    String domain = address.substring(address.indexOf('@') + 1);
-    return new Parsed.Ok<>(
-        new Account(address, address, domain, null, "active", false, List.of(), Map.of()),
-        location.toString());
+    return new Parsed.Ok<>(Account.ofAddress(address), location.toString());
   }
 
   @Override

@@ -4,13 +4,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.message.MessageHeaders;
 import org.mailrestore.source.ItemEntry;
-import org.mailrestore.source.ItemStream;
+import org.mailrestore.source.PassingItemStream;
 import org.mailrestore.zimbra.ArchiveRecords.Bad;
 import org.mailrestore.zimbra.ArchiveRecords.Broken;
 import org.mailrestore.zimbra.ArchiveRecords.ItemRecord;
@@ -27,7 +26,7 @@ import org.mailrestore.zimbra.ContentMapper.Ok;
  * records are always returned; a broken archive ends the stream with one fatal record that says
  * where.
  */
-final class ArchiveItems implements ItemStream {
+final class ArchiveItems extends PassingItemStream {
 
   /** Messages of archives without {@code .meta}: this much is read ahead for their headers. */
   private static final int HEAD = 64 * 1024;
@@ -39,8 +38,6 @@ final class ArchiveItems implements ItemStream {
   private final Set<ItemType> types;
   private final Map<String, Integer> leftOut;
   private final IdSet ids = new IdSet();
-  private ItemEntry pending;
-  private long generation;
   private int nextOrphanId;
 
   /**
@@ -76,25 +73,7 @@ final class ArchiveItems implements ItemStream {
   }
 
   @Override
-  public boolean hasNext() {
-    if (pending == null) {
-      generation++;
-      pending = advance();
-    }
-    return pending != null;
-  }
-
-  @Override
-  public ItemEntry next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
-    }
-    ItemEntry e = pending;
-    pending = null;
-    return e;
-  }
-
-  private ItemEntry advance() {
+  protected ItemEntry advance() {
     if (containers.hasNext()) {
       return containers.next();
     }
@@ -188,15 +167,9 @@ final class ArchiveItems implements ItemStream {
         }
         EntryContent content = null;
         if (ok.useContent() && entry != null) {
-          long at = generation;
           content =
               new EntryContent(
-                  records,
-                  entry,
-                  head,
-                  sha1,
-                  plan.archive() + ": " + entry.name(),
-                  () -> generation == at);
+                  records, entry, head, sha1, plan.archive() + ": " + entry.name(), whileCurrent());
         }
         yield new ItemEntry.Decoded(ok.item(), location, content);
       }

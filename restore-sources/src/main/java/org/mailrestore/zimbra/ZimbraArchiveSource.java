@@ -61,7 +61,7 @@ public final class ZimbraArchiveSource implements MailSource {
     Set<String> domains = new TreeSet<>();
     accounts.keySet().forEach(a -> domains.add(a.substring(a.indexOf('@') + 1)));
     List<Parsed<Domain>> result = new ArrayList<>();
-    domains.forEach(d -> result.add(new Parsed.Ok<>(new Domain(d, "active", Map.of()), d)));
+    domains.forEach(d -> result.add(new Parsed.Ok<>(Domain.active(d), d)));
     return result;
   }
 
@@ -86,10 +86,7 @@ public final class ZimbraArchiveSource implements MailSource {
     if (archive == null) {
       return new Parsed.Failed<>(accountId, "no archive of " + describe + " is this account's");
     }
-    String domain = accountId.substring(accountId.indexOf('@') + 1);
-    return new Parsed.Ok<>(
-        new Account(accountId, accountId, domain, null, "active", false, List.of(), Map.of()),
-        archive.file().name());
+    return new Parsed.Ok<>(Account.ofAddress(accountId), archive.file().name());
   }
 
   @Override

@@ -14,7 +14,6 @@ public record PaceBody(
   }
 
   static PaceBody of(Pace pace) {
-    return new PaceBody(
-        pace.itemsPerSecond(), pace.bytesPerSecond() == null ? null : pace.bytesPerSecond() / 1e6);
+    return new PaceBody(pace.itemsPerSecond(), pace.megabytesPerSecond());
   }
 }

@@ -86,7 +86,7 @@ public record RestoreRequestBody(
         request.concurrentAccounts(),
         request.clusterSize(),
         pace.itemsPerSecond(),
-        pace.bytesPerSecond() == null ? null : pace.bytesPerSecond() / 1e6,
+        pace.megabytesPerSecond(),
         s.into(),
         List.copyOf(s.items()),
         List.copyOf(s.folders()));
