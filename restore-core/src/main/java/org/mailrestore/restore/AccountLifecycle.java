@@ -87,6 +87,13 @@ final class AccountLifecycle {
     } catch (LeaseLostException e) {
       LOG.warn("{}; leaving account {} to its new owner", e.getMessage(), account.accountName());
       return Optional.empty();
+    } catch (RuntimeException e) {
+      // No retry cures a bug or a value out of range: this account fails, the others go on.
+      String detail = "internal error: " + Poison.describe(e);
+      LOG.error("account {} failed: {}", account.accountName(), detail, e);
+      records.record(run.id(), Phase.DATA, FailureReason.INTERNAL_ERROR, sourceId, 0, "", detail);
+      finish(AccountState.FAILED, detail);
+      return Optional.of(AccountState.FAILED);
     } finally {
       records.metrics().accountFinished();
     }

@@ -47,7 +47,12 @@ public enum FailureReason {
   /** Warning: the target cannot hold this kind of thing (lists on an IMAP server); left out. */
   NOT_CARRIED,
   /** The target refused the item or could not be reached, with its own words. */
-  TARGET_REFUSED;
+  TARGET_REFUSED,
+  /**
+   * A fault no retry can cure (a bug, a value out of range): the account or the operation fails at
+   * once, with the error's class and message.
+   */
+  INTERNAL_ERROR;
 
   public static FailureReason of(BlobException.Reason reason) {
     return switch (reason) {

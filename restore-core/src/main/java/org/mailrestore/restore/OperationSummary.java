@@ -5,7 +5,9 @@ import java.time.Instant;
 /**
  * An operation as it stands: state, phase, timings and counters summed over its accounts.
  *
- * @param message why the operation failed as a whole, or null
+ * @param request what was asked; null when the stored request cannot be read back (stored by an
+ *     older version, or holding a value since refused): such an operation is failed, never run
+ * @param message why the operation failed as a whole, why it waits, or null
  */
 public record OperationSummary(
     String id,

@@ -61,6 +61,7 @@ public final class RestoreEngine implements AutoCloseable {
   private final Heartbeat heartbeat;
   private final Submissions submissions;
   private final OperationNotices notices;
+  private final AccountClaims claims;
 
   public RestoreEngine(
       Bookkeeping books,
@@ -84,6 +85,7 @@ public final class RestoreEngine implements AutoCloseable {
     this.heartbeat = new Heartbeat(operations, instanceId, leaseSeconds, running);
     this.submissions = new Submissions(operations, sources);
     this.notices = new OperationNotices(books);
+    this.claims = new AccountClaims(books.claims(), operations, db);
   }
 
   /** Who hears of operations this engine coordinates ending. */
@@ -146,6 +148,12 @@ public final class RestoreEngine implements AutoCloseable {
 
   private OperationSummary run(String operationId, boolean resumeEnded) throws SQLException {
     OperationSummary existing = requireExists(operationId);
+    if (existing.request() == null) {
+      if (existing.state() != OperationState.FAILED) {
+        failForGood(existing, UNREADABLE_REQUEST, null);
+      }
+      return requireExists(operationId);
+    }
     if (existing.state() == OperationState.COMPLETED
         || existing.state() == OperationState.PARTIAL
         || (!resumeEnded && existing.state().isFinished())) {
@@ -164,7 +172,7 @@ public final class RestoreEngine implements AutoCloseable {
             // Only what the caller asked to run is resumed; once helping, an operation another
             // instance ended (cancelled included) stays as it ended.
             if (firstLook || !operation.state().isFinished()) {
-              coordinate(operation, cancel);
+              coordinateOrFail(operation, cancel);
             }
           } finally {
             operations.releaseCoordination(operationId, instanceId);
@@ -212,11 +220,76 @@ public final class RestoreEngine implements AutoCloseable {
         .orElseThrow(() -> new NoSuchElementException("no operation " + operationId));
   }
 
+  /**
+   * Runs the operation's phases; ends it FAILED at once on an error no retry can cure, and, on a
+   * database error that lasted longer than the restore waits, holds its next run back (longer each
+   * time) and ends it FAILED after {@link #MAX_ATTEMPTS} such runs.
+   */
+  private void coordinateOrFail(OperationSummary operation, CancelSignal cancel)
+      throws SQLException {
+    try {
+      coordinate(operation, cancel);
+    } catch (SQLException e) {
+      if (!DatabaseRetry.isTransient(e)) {
+        failForGood(operation, "the database refused: " + e.getMessage(), e);
+        return;
+      }
+      deferOrGiveUp(operation, e);
+      throw e;
+    } catch (RuntimeException e) {
+      failForGood(operation, "internal error: " + Poison.describe(e), e);
+    }
+  }
+
+  static final String UNREADABLE_REQUEST =
+      "the operation's stored request cannot be read (stored by another version, or holding a"
+          + " value now refused); submit the restore again";
+
+  /** Runs stopped by database errors before an operation ends FAILED. */
+  static final int MAX_ATTEMPTS = 8;
+
+  private static final long FIRST_RETRY_SECONDS = 10;
+  private static final long LAST_RETRY_SECONDS = 300;
+
+  private void deferOrGiveUp(OperationSummary operation, SQLException e) {
+    try {
+      int before = operations.attempts(operation.id());
+      if (before + 1 >= MAX_ATTEMPTS) {
+        failForGood(
+            operation,
+            "gave up after " + MAX_ATTEMPTS + " runs stopped by database errors; the last: "
+                + e.getMessage(),
+            e);
+        return;
+      }
+      long delay = Math.min(LAST_RETRY_SECONDS, FIRST_RETRY_SECONDS << Math.min(before, 10));
+      operations.deferRetry(
+          operation.id(),
+          "stopped by a database error, run again in " + delay + " s (run " + (before + 1) + " of "
+              + MAX_ATTEMPTS + "): " + e.getMessage(),
+          delay);
+    } catch (SQLException still) {
+      e.addSuppressed(still); // the database is still away; the next scan tries again
+    }
+  }
+
+  private void failForGood(OperationSummary operation, String reason, Exception e)
+      throws SQLException {
+    if (e == null) {
+      LOG.error("operation {} failed: {}", operation.id(), reason);
+    } else {
+      LOG.error("operation {} failed: {}", operation.id(), reason, e);
+    }
+    OperationSummary now = operations.find(operation.id()).orElse(operation);
+    Phase phase = now.phase() == null ? Phase.PROVISIONING : now.phase();
+    records.record(operation.id(), phase, FailureReason.INTERNAL_ERROR, "", 0, "", reason);
+    operations.finish(operation.id(), OperationState.FAILED, reason);
+    notices.ended(operation.id());
+  }
+
   private void coordinate(OperationSummary operation, CancelSignal cancel) throws SQLException {
     String operationId = operation.id();
     RestoreRequest request = operation.request();
-    operations.markRunning(operationId);
-    LOG.info("operation {}: restoring from {}", operationId, operation.source());
     try (MailSource source = sources.open(request.source(), request.selection())) {
       OperationRun run =
           new OperationRun(
@@ -226,6 +299,15 @@ public final class RestoreEngine implements AutoCloseable {
               targets.open(request.target()),
               cancel,
               new Throttle(records.books().throttles(), operationId));
+      if (operation.state().isFinished()) {
+        operations.requeue(operationId); // asked to resume: pending until its accounts are free
+      }
+      if (!claims.await(run)) {
+        stopped(operationId, cancel);
+        return;
+      }
+      operations.markRunning(operationId);
+      LOG.info("operation {}: restoring from {}", operationId, operation.source());
       runPhase(run, Phase.PROVISIONING, () -> new Provisioner(run, records).run());
       if (!cancel.raised()) {
         notices.provisioned(operationId);
@@ -266,7 +348,9 @@ public final class RestoreEngine implements AutoCloseable {
 
   /** Restores the phase-2 accounts nobody holds; false when the operation is not in phase 2. */
   private boolean assist(OperationSummary operation, CancelSignal cancel) throws SQLException {
-    if (operation.state() != OperationState.RUNNING || operation.phase() != Phase.DATA) {
+    if (operation.state() != OperationState.RUNNING
+        || operation.phase() != Phase.DATA
+        || operation.request() == null) {
       return false;
     }
     LOG.info("operation {}: helping with phase 2", operation.id());

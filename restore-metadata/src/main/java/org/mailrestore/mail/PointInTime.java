@@ -17,7 +17,16 @@ public record PointInTime(Instant asOf, Instant undeleteFrom, Instant undeleteTo
 
   public static final PointInTime LATEST = new PointInTime(null, null, null);
 
+  /** The earliest instant a restore accepts: the Unix epoch (no mailbox holds older states). */
+  public static final Instant EARLIEST = Instant.EPOCH;
+
+  /** The latest instant a restore accepts: the end of the year 9999. */
+  public static final Instant LATEST_ACCEPTED = Instant.parse("9999-12-31T23:59:59.999Z");
+
   public PointInTime {
+    inRange("asOf", asOf);
+    inRange("undeleteFrom", undeleteFrom);
+    inRange("undeleteTo", undeleteTo);
     if (undeleteFrom == null && undeleteTo != null) {
       throw new IllegalArgumentException("an undelete window needs a start");
     }
@@ -28,6 +37,13 @@ public record PointInTime(Instant asOf, Instant undeleteFrom, Instant undeleteTo
     if (asOf != null && undeleteFrom != null && undeleteFrom.isAfter(asOf)) {
       throw new IllegalArgumentException(
           "the undelete window starts at " + undeleteFrom + ", after the restore's time " + asOf);
+    }
+  }
+
+  private static void inRange(String name, Instant value) {
+    if (value != null && (value.isBefore(EARLIEST) || value.isAfter(LATEST_ACCEPTED))) {
+      throw new IllegalArgumentException(
+          name + " must lie between " + EARLIEST + " and " + LATEST_ACCEPTED);
     }
   }
 

@@ -13,6 +13,7 @@ public final class Bookkeeping {
   private final Checkpoints checkpoints;
   private final PendingMounts mounts;
   private final ThrottleStore throttles;
+  private final ClaimStore claims;
 
   public Bookkeeping(DataSource dataSource) {
     this.dataSource = dataSource;
@@ -23,6 +24,7 @@ public final class Bookkeeping {
     this.checkpoints = new Checkpoints(dataSource);
     this.mounts = new PendingMounts(dataSource);
     this.throttles = new ThrottleStore(dataSource);
+    this.claims = new ClaimStore(dataSource);
   }
 
   public DataSource dataSource() {
@@ -55,5 +57,9 @@ public final class Bookkeeping {
 
   public ThrottleStore throttles() {
     return throttles;
+  }
+
+  public ClaimStore claims() {
+    return claims;
   }
 }

@@ -21,6 +21,7 @@ import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.restore.Phase;
 import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.sql.Sql;
+import tools.jackson.core.JacksonException;
 
 /**
  * Restore operations in the bookkeeping database: what was asked, their state and phase, who
@@ -82,7 +83,8 @@ public final class OperationStore {
     Sql.update(
         dataSource,
         "UPDATE restore_operation SET state = ?, finished_at = NULL, message = NULL,"
-            + " cancel_requested = FALSE WHERE id = ? AND state IN (?, ?)",
+            + " cancel_requested = FALSE, attempts = 0, retry_after = NULL"
+            + " WHERE id = ? AND state IN (?, ?)",
         OperationState.QUEUED.name(),
         id,
         OperationState.CANCELLED.name(),
@@ -107,13 +109,53 @@ public final class OperationStore {
         id);
   }
 
+  /** Ends the operation: its accounts are free for others, its retry count starts again. */
   public void finish(String id, OperationState state, String message) throws SQLException {
     Sql.update(
         dataSource,
-        "UPDATE restore_operation SET state = ?, finished_at = NOW(3), message = ? WHERE id = ?",
+        "UPDATE restore_operation SET state = ?, finished_at = NOW(3), message = ?, attempts = 0,"
+            + " retry_after = NULL WHERE id = ?",
         state.name(),
         message,
         id);
+    Sql.update(dataSource, "DELETE FROM restore_claim WHERE operation_id = ?", id);
+  }
+
+  /** Shows the operation waiting (QUEUED) and why: the accounts another one is restoring. */
+  public void waiting(String id, String why) throws SQLException {
+    Sql.update(
+        dataSource,
+        "UPDATE restore_operation SET state = ?, message = ? WHERE id = ? AND state IN (?, ?)",
+        OperationState.QUEUED.name(),
+        why,
+        id,
+        OperationState.QUEUED.name(),
+        OperationState.RUNNING.name());
+  }
+
+  /**
+   * Counts a run that stopped on an error a later run may not meet, and holds the next one back
+   * for {@code delaySeconds}. Returns the number of such runs so far, this one included.
+   */
+  public int deferRetry(String id, String error, long delaySeconds) throws SQLException {
+    Sql.update(
+        dataSource,
+        "UPDATE restore_operation SET attempts = attempts + 1,"
+            + " retry_after = NOW(3) + INTERVAL ? SECOND, message = ? WHERE id = ?",
+        delaySeconds,
+        error,
+        id);
+    return attempts(id);
+  }
+
+  /** Runs of the operation stopped by errors since it last ended or was asked to resume. */
+  public int attempts(String id) throws SQLException {
+    return Sql.queryOne(
+            dataSource,
+            "SELECT attempts FROM restore_operation WHERE id = ?",
+            rs -> rs.getInt(1),
+            id)
+        .orElse(0);
   }
 
   public Optional<OperationSummary> find(String id) throws SQLException {
@@ -128,7 +170,7 @@ public final class OperationStore {
                 OperationState.valueOf(rs.getString(2)),
                 rs.getString(3) == null ? null : Phase.valueOf(rs.getString(3)),
                 rs.getString(4),
-                Json.MAPPER.readValue(rs.getString(5), RestoreRequest.class),
+                request(rs.getString(5)),
                 instant(rs.getTimestamp(6)),
                 instant(rs.getTimestamp(7)),
                 instant(rs.getTimestamp(8)),
@@ -138,6 +180,18 @@ public final class OperationStore {
                 rs.getString(12),
                 counts),
         id);
+  }
+
+  /**
+   * The stored request, or null when it cannot be read back (stored by another version, or holding
+   * a value since refused): such an operation can only be failed, never run.
+   */
+  private static RestoreRequest request(String json) {
+    try {
+      return Json.MAPPER.readValue(json, RestoreRequest.class);
+    } catch (JacksonException | IllegalArgumentException e) {
+      return null;
+    }
   }
 
   private OperationSummary.Counts counts(String id) throws SQLException {
@@ -335,13 +389,13 @@ public final class OperationStore {
 
   /**
    * Operations that should be running but have no live coordinator: interrupted by a crash or a
-   * shutdown. Oldest first.
+   * shutdown, or waiting out the delay after a database error. Oldest first.
    */
   public List<String> orphaned() throws SQLException {
     return Sql.query(
         dataSource,
         "SELECT id FROM restore_operation WHERE state IN ('QUEUED', 'RUNNING')"
-            + " AND cancel_requested = FALSE"
+            + " AND cancel_requested = FALSE AND (retry_after IS NULL OR retry_after <= NOW(3))"
             + " AND (coordinator IS NULL OR coordinator_until < NOW(3)) ORDER BY created_at",
         rs -> rs.getString(1));
   }
