@@ -40,7 +40,8 @@ final class AccountClaims {
     long poll = FIRST_POLL_MILLIS;
     String shown = null;
     while (!run.cancel().raised()) {
-      Optional<Conflict> conflict = db.call("claiming accounts", () -> claims.claim(run.id(), wanted));
+      Optional<Conflict> conflict =
+          db.call("claiming accounts", () -> claims.claim(run.id(), wanted));
       if (conflict.isEmpty()) {
         if (shown != null) {
           LOG.info("operation {}: its accounts are free; starting", run.id());

@@ -257,7 +257,9 @@ public final class RestoreEngine implements AutoCloseable {
       if (before + 1 >= MAX_ATTEMPTS) {
         failForGood(
             operation,
-            "gave up after " + MAX_ATTEMPTS + " runs stopped by database errors; the last: "
+            "gave up after "
+                + MAX_ATTEMPTS
+                + " runs stopped by database errors; the last: "
                 + e.getMessage(),
             e);
         return;
@@ -265,8 +267,14 @@ public final class RestoreEngine implements AutoCloseable {
       long delay = Math.min(LAST_RETRY_SECONDS, FIRST_RETRY_SECONDS << Math.min(before, 10));
       operations.deferRetry(
           operation.id(),
-          "stopped by a database error, run again in " + delay + " s (run " + (before + 1) + " of "
-              + MAX_ATTEMPTS + "): " + e.getMessage(),
+          "stopped by a database error, run again in "
+              + delay
+              + " s (run "
+              + (before + 1)
+              + " of "
+              + MAX_ATTEMPTS
+              + "): "
+              + e.getMessage(),
           delay);
     } catch (SQLException still) {
       e.addSuppressed(still); // the database is still away; the next scan tries again

@@ -74,7 +74,8 @@ class OneWriterPerAccountTest {
       OperationSummary waiting = awaitMessage(f, waiter, holder);
       assertThat(waiting.state()).isEqualTo(OperationState.QUEUED);
       assertThat(waiting.message()).contains(names.getFirst().toLowerCase());
-      assertThat(f.count("SELECT COUNT(*) FROM restore_account WHERE operation_id = '" + waiter + "'"))
+      assertThat(
+              f.count("SELECT COUNT(*) FROM restore_account WHERE operation_id = '" + waiter + "'"))
           .as("nothing provisioned while waiting")
           .isZero();
 
@@ -128,8 +129,7 @@ class OneWriterPerAccountTest {
       assertThat(ended.message()).contains("stored request cannot be read");
       assertThat(f.engine.interrupted()).doesNotContain(id); // not resumed again
       assertThat(
-              f.engine.bookkeeping().failures().list(id, 0, 10).stream()
-                  .map(FailureRecord::reason))
+              f.engine.bookkeeping().failures().list(id, 0, 10).stream().map(FailureRecord::reason))
           .containsExactly(FailureReason.INTERNAL_ERROR.name());
     }
   }
@@ -168,9 +168,12 @@ class OneWriterPerAccountTest {
   static final class AccountClaimsProbe {
     static Set<String> names(RestoreFixture f, Path backup) throws Exception {
       try (var source =
-          f.runtime.sources().open(org.mailrestore.backup.BackupSourceKind.local(backup), Selection.ALL)) {
+          f.runtime
+              .sources()
+              .open(org.mailrestore.backup.BackupSourceKind.local(backup), Selection.ALL)) {
         return AccountClaims.targetNames(
-            new OperationRun("probe", RestoreRequest.local(backup.toString()), source, null, null, null));
+            new OperationRun(
+                "probe", RestoreRequest.local(backup.toString()), source, null, null, null));
       }
     }
   }

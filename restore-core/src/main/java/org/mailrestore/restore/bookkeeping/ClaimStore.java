@@ -43,8 +43,8 @@ public final class ClaimStore {
   }
 
   /**
-   * Claims every one of {@code accountNames} for the operation, unless another unfinished
-   * operation holds one of them: then claims nothing and says which.
+   * Claims every one of {@code accountNames} for the operation, unless another unfinished operation
+   * holds one of them: then claims nothing and says which.
    */
   public Optional<Conflict> claim(String operationId, Collection<String> accountNames)
       throws SQLException {
@@ -58,7 +58,9 @@ public final class ClaimStore {
           }
           List<Conflict> held = new ArrayList<>();
           for (int from = 0; from < keys.size(); from += CHUNK) {
-            held.addAll(heldByOthers(c, operationId, keys.subList(from, Math.min(keys.size(), from + CHUNK))));
+            held.addAll(
+                heldByOthers(
+                    c, operationId, keys.subList(from, Math.min(keys.size(), from + CHUNK))));
           }
           if (!held.isEmpty()) {
             Conflict first = held.getFirst();

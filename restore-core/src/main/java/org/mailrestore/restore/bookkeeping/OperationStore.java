@@ -134,8 +134,8 @@ public final class OperationStore {
   }
 
   /**
-   * Counts a run that stopped on an error a later run may not meet, and holds the next one back
-   * for {@code delaySeconds}. Returns the number of such runs so far, this one included.
+   * Counts a run that stopped on an error a later run may not meet, and holds the next one back for
+   * {@code delaySeconds}. Returns the number of such runs so far, this one included.
    */
   public int deferRetry(String id, String error, long delaySeconds) throws SQLException {
     Sql.update(
