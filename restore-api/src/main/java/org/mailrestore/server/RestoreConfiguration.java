@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.mailrestore.blob.BlobCompression;
+import org.mailrestore.blob.PathFence;
 import org.mailrestore.blob.s3.S3Profiles;
 import org.mailrestore.blob.s3.S3Settings;
 import org.mailrestore.mailstore.MailstoreKind;
@@ -155,6 +156,7 @@ class RestoreConfiguration {
             .concurrency(concurrency)
             .instanceId(instanceId(settings))
             .leaseSeconds(settings.leaseSeconds())
+            .fence(PathFence.around(settings.sources().allowedRoots()))
             .defaultTarget(MailstoreKind.of(volumeSpec(settings)))
             .listener(
                 settings.notifications() == null

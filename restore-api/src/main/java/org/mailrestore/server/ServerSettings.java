@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.mailrestore.notify.NotifySettings;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -23,6 +24,7 @@ import org.springframework.validation.annotation.Validated;
  * @param leaseSeconds how long an instance's claims outlive its last heartbeat
  * @param shutdownGrace how long a shutdown waits for clusters in flight
  * @param assistInterval how often the instance looks for operations to resume or help with
+ * @param api limits of the REST API
  */
 @Validated
 @ConfigurationProperties("mailrestore")
@@ -37,10 +39,26 @@ public record ServerSettings(
     Map<String, @Valid S3ProfileSettings> s3Profiles,
     @Valid @NotNull SourceSettings sources,
     @Valid @NotNull SecuritySettings security,
-    NotifySettings notifications) {
+    NotifySettings notifications,
+    @Valid ApiSettings api) {
 
   public ServerSettings {
     s3Profiles = s3Profiles == null ? Map.of() : Map.copyOf(s3Profiles);
+    api = api == null ? new ApiSettings(null) : api;
+  }
+
+  /**
+   * Limits of the REST API.
+   *
+   * @param maxBodySize the largest request body read; larger ones are answered 413 (default 1MB)
+   */
+  public record ApiSettings(DataSize maxBodySize) {
+    public ApiSettings {
+      maxBodySize = maxBodySize == null ? DataSize.ofMegabytes(1) : maxBodySize;
+      if (maxBodySize.toBytes() < 1024) {
+        throw new IllegalArgumentException("mailrestore.api.max-body-size must be at least 1KB");
+      }
+    }
   }
 
   /** How much a restore does at once on this instance; 0 for the machine's default. */

@@ -10,15 +10,21 @@ import java.nio.file.Path;
 public final class LocalBlobSource extends ProbingBlobSource {
 
   private final Path directory;
+  private final PathFence fence;
 
   public LocalBlobSource(Path directory) {
+    this(directory, PathFence.NONE);
+  }
+
+  public LocalBlobSource(Path directory, PathFence fence) {
     this.directory = directory;
+    this.fence = fence;
   }
 
   @Override
   protected InputStream openStored(String name) throws IOException {
     try {
-      return Files.newInputStream(directory.resolve(name));
+      return Files.newInputStream(fence.check(directory.resolve(name)));
     } catch (NoSuchFileException e) {
       return null;
     }

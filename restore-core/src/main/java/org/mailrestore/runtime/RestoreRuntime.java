@@ -12,6 +12,7 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.UUID;
 import javax.sql.DataSource;
+import org.mailrestore.blob.PathFence;
 import org.mailrestore.blob.StorageLimits;
 import org.mailrestore.blob.s3.S3Profiles;
 import org.mailrestore.blob.s3.S3Settings;
@@ -73,7 +74,7 @@ public final class RestoreRuntime implements AutoCloseable {
     this.instanceId = b.instanceId;
     this.leaseSeconds = b.leaseSeconds;
     this.books = new Bookkeeping(dataSource);
-    this.sources = new Sources(new SourceContext(s3, b.limits, b.registry, null));
+    this.sources = new Sources(new SourceContext(s3, b.limits, b.registry, null, b.fence));
     this.targets =
         new Targets(
             b.defaultTarget,
@@ -247,6 +248,7 @@ public final class RestoreRuntime implements AutoCloseable {
     private Map<String, S3Settings> s3Settings = Map.of();
     private S3Profiles s3;
     private StorageLimits limits = StorageLimits.DEFAULT;
+    private PathFence fence = PathFence.NONE;
     private Concurrency concurrency = Concurrency.forMachine();
     private String instanceId = "cli-" + UUID.randomUUID().toString().substring(0, 8);
     private int leaseSeconds = RestoreEngine.DEFAULT_LEASE_SECONDS;
@@ -294,6 +296,12 @@ public final class RestoreRuntime implements AutoCloseable {
     /** S3 clients the caller owns and closes. */
     public Builder s3(S3Profiles value) {
       s3 = value;
+      return this;
+    }
+
+    /** Where local sources may read files from (the service's allowed roots); default: anywhere. */
+    public Builder fence(PathFence value) {
+      fence = value;
       return this;
     }
 

@@ -9,6 +9,7 @@ import java.util.Map;
 import javax.sql.DataSource;
 import org.mailrestore.backup.BackupSourceKind;
 import org.mailrestore.blob.BlobVolume;
+import org.mailrestore.blob.PathFence;
 import org.mailrestore.blob.s3.S3Settings;
 import org.mailrestore.mailstore.MailstoreKind;
 import org.mailrestore.mailstore.MailstoreTarget;
@@ -36,9 +37,19 @@ final class RestoreFixture implements AutoCloseable {
   final RestoreEngine engine;
   private final VolumeSpec volumeSpec;
   private final boolean withS3;
+  private final PathFence fence;
 
   RestoreFixture(Path volumeDir) throws SQLException, IOException {
     this(VolumeSpec.local("default", volumeDir.toString()), false);
+  }
+
+  /** Sources read files only inside {@code fence}, as the service's are. */
+  RestoreFixture(Path volumeDir, PathFence fence) throws SQLException, IOException {
+    this(
+        VolumeSpec.local("default", volumeDir.toString()),
+        false,
+        RestoreEngine.DEFAULT_LEASE_SECONDS,
+        fence);
   }
 
   RestoreFixture(VolumeSpec volumeSpec, boolean withS3) throws SQLException, IOException {
@@ -47,8 +58,14 @@ final class RestoreFixture implements AutoCloseable {
 
   RestoreFixture(VolumeSpec volumeSpec, boolean withS3, int leaseSeconds)
       throws SQLException, IOException {
+    this(volumeSpec, withS3, leaseSeconds, PathFence.NONE);
+  }
+
+  RestoreFixture(VolumeSpec volumeSpec, boolean withS3, int leaseSeconds, PathFence fence)
+      throws SQLException, IOException {
     this.volumeSpec = volumeSpec;
     this.withS3 = withS3;
+    this.fence = fence;
     database = TestMariaDb.createDatabase();
     runtime = runtime(database.dataSource(), leaseSeconds);
     volume = ((MailstoreTarget) runtime.target(null)).volume();
@@ -68,6 +85,7 @@ final class RestoreFixture implements AutoCloseable {
         .concurrency(new Concurrency(3, 2, 16))
         .instanceId("test-instance")
         .leaseSeconds(leaseSeconds)
+        .fence(fence)
         .defaultTarget(MailstoreKind.of(volumeSpec))
         .build();
   }

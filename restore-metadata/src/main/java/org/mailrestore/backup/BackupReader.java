@@ -57,7 +57,9 @@ public final class BackupReader implements MailSource {
       root = Json.MAPPER.readTree(in);
     } catch (NoSuchFileException e) {
       throw new SourceFormatException("not a mailrestore backup: " + where + " does not exist", e);
-    } catch (IOException | JacksonException e) {
+    } catch (JacksonException e) {
+      throw new SourceFormatException("cannot read " + where + ": " + Json.describe(e), e);
+    } catch (IOException e) {
       throw new SourceFormatException("cannot read " + where + ": " + e.getMessage(), e);
     }
     if (root == null || !root.isObject()) {
@@ -280,7 +282,7 @@ public final class BackupReader implements MailSource {
     } catch (NoSuchFileException e) {
       return new Parsed.Failed<>(path, "the file is missing");
     } catch (JacksonException e) {
-      return new Parsed.Failed<>(path, "malformed JSON: " + e.getOriginalMessage());
+      return new Parsed.Failed<>(path, "malformed JSON: " + Json.describe(e));
     } catch (IOException e) {
       return new Parsed.Failed<>(path, "cannot read: " + e.getMessage());
     }

@@ -49,10 +49,13 @@ public final class BackupSourceKind implements SourceKind {
       if (!Files.isDirectory(dir)) {
         throw new IOException("backup directory " + dir.toAbsolutePath() + " does not exist");
       }
+      context.fence().check(dir);
       return BackupReader.open(
           new LocalBackupStorage(
               dir,
-              context.decorate(new LocalBlobSource(dir.resolve(BackupLayout.BLOBS)), "local")));
+              context.decorate(
+                  new LocalBlobSource(dir.resolve(BackupLayout.BLOBS), context.fence()), "local"),
+              context.fence()));
     }
     var client = context.s3().client(spec.profile());
     S3Location root = S3Location.parse(spec.location());

@@ -18,7 +18,6 @@ import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.StreamReadConstraints;
-import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.json.JsonFactory;
 
 /**
@@ -110,10 +109,7 @@ public final class ItemCodec {
       validate(item, r);
       return item;
     } catch (JacksonException e) {
-      TokenStreamLocation at = e.getLocation();
-      String where = at == null ? "" : " at column " + at.getColumnNr();
-      throw new ItemDecodeException(
-          "malformed JSON" + where + ": " + e.getOriginalMessage(), r.id, r.type, e);
+      throw new ItemDecodeException("malformed JSON: " + Json.describe(e), r.id, r.type, e);
     }
   }
 

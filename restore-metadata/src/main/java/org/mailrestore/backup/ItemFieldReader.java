@@ -39,7 +39,7 @@ final class ItemFieldReader {
     try {
       return p.getIntValue();
     } catch (JacksonException e) {
-      throw fail("field " + field + " is out of range: " + p.getString());
+      throw fail("field " + field + " is out of range");
     }
   }
 
@@ -51,7 +51,7 @@ final class ItemFieldReader {
     try {
       return p.getLongValue();
     } catch (JacksonException e) {
-      throw fail("field " + field + " is out of range: " + p.getString());
+      throw fail("field " + field + " is out of range");
     }
   }
 

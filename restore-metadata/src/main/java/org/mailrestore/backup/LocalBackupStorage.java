@@ -11,16 +11,19 @@ import java.util.Collections;
 import java.util.List;
 import org.mailrestore.blob.BlobSource;
 import org.mailrestore.blob.LocalBlobSource;
+import org.mailrestore.blob.PathFence;
 
 /** A backup in a local directory. */
 public final class LocalBackupStorage implements BackupStorage {
 
   private final Path root;
   private final BlobSource blobs;
+  private final PathFence fence;
 
   public LocalBackupStorage(Path root) {
     this.root = root.toAbsolutePath().normalize();
     this.blobs = new LocalBlobSource(this.root.resolve(BackupLayout.BLOBS));
+    this.fence = PathFence.NONE;
   }
 
   /**
@@ -28,8 +31,16 @@ public final class LocalBackupStorage implements BackupStorage {
    *     maybe decorated)
    */
   public LocalBackupStorage(Path root, BlobSource blobs) {
+    this(root, blobs, PathFence.NONE);
+  }
+
+  /**
+   * @param fence where the backup's files may be: every file is checked against it as it is opened
+   */
+  public LocalBackupStorage(Path root, BlobSource blobs, PathFence fence) {
     this.root = root.toAbsolutePath().normalize();
     this.blobs = blobs;
+    this.fence = fence;
   }
 
   private Path resolve(String path) {
@@ -42,7 +53,7 @@ public final class LocalBackupStorage implements BackupStorage {
 
   @Override
   public InputStream open(String path) throws IOException {
-    return Files.newInputStream(resolve(path));
+    return Files.newInputStream(fence.check(resolve(path)));
   }
 
   @Override
@@ -56,6 +67,7 @@ public final class LocalBackupStorage implements BackupStorage {
     if (!Files.isDirectory(dir)) {
       return List.of();
     }
+    fence.check(dir);
     List<String> names = new ArrayList<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path entry : entries) {

@@ -3,6 +3,8 @@ package org.mailrestore.mail;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.SerializationFeature;
@@ -36,5 +38,31 @@ public final class Json {
   /** The map a {@link #fromMap} string holds; empty for null. */
   public static Map<String, String> toMap(String json) {
     return json == null || json.isEmpty() ? Map.of() : MAPPER.readValue(json, STRING_MAP);
+  }
+
+  /**
+   * What is wrong with a JSON text, without quoting any of it (a file's contents are not shown in
+   * errors, whoever reads them): the kind of fault, where, and the field.
+   */
+  public static String describe(JacksonException e) {
+    TokenStreamLocation at = e.getLocation();
+    String where =
+        at == null || at.getLineNr() < 0
+            ? ""
+            : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+    StringBuilder field = new StringBuilder();
+    for (JacksonException.Reference ref : e.getPath()) {
+      if (ref.getPropertyName() != null) {
+        field.append(field.isEmpty() ? "" : ".").append(ref.getPropertyName());
+      } else if (ref.getIndex() >= 0) {
+        field.append('[').append(ref.getIndex()).append(']');
+      }
+    }
+    String kind =
+        e instanceof tools.jackson.core.exc.StreamReadException
+                && !(e instanceof tools.jackson.databind.DatabindException)
+            ? "not valid JSON"
+            : "a value of the wrong form";
+    return kind + where + (field.isEmpty() ? "" : " (field " + field + ")");
   }
 }

@@ -3,6 +3,7 @@ package org.mailrestore.maildir;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -32,7 +33,7 @@ final class MaildirBlobSource implements BlobSource {
           "no message of the Maildir tree has digest " + digest + " (was the tree changed?)");
     }
     try {
-      return Files.newInputStream(file);
+      return Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS);
     } catch (NoSuchFileException e) {
       throw new BlobException(
           BlobException.Reason.MISSING, "message " + file + " disappeared from the Maildir tree");

@@ -81,6 +81,10 @@ public final class MaildirSource implements MailSource {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(this.root)) {
       for (Path entry : entries) {
         String name = entry.getFileName().toString();
+        if (Files.isSymbolicLink(entry)) {
+          leftOut.add(name + ": a symbolic link; links are not followed");
+          continue;
+        }
         if (!Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
           continue; // files next to the users (a manifest, checksums) are not mail
         }

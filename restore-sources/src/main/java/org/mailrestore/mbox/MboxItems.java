@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -93,7 +94,8 @@ final class MboxItems extends PassingItemStream {
         try {
           reader =
               new MboxReader(
-                  new BufferedInputStream(Files.newInputStream(file.path()), 1 << 16),
+                  new BufferedInputStream(
+                      Files.newInputStream(file.path(), LinkOption.NOFOLLOW_LINKS), 1 << 16),
                   resolve(file.path(), dialect));
         } catch (IOException e) {
           return new ItemEntry.Undecodable(

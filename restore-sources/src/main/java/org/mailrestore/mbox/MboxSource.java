@@ -4,6 +4,7 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,7 +65,8 @@ public final class MboxSource implements MailSource {
       for (MboxTree.MboxFile file : tree.files()) {
         try (MboxReader reader =
             new MboxReader(
-                new BufferedInputStream(Files.newInputStream(file.path()), 1 << 16),
+                new BufferedInputStream(
+                    Files.newInputStream(file.path(), LinkOption.NOFOLLOW_LINKS), 1 << 16),
                 MboxItems.resolve(file.path(), dialect))) {
           while (reader.next(buffer) != null) {
             String[] label =

@@ -97,14 +97,20 @@ final class MboxTree {
     entries.sort(Comparator.comparing(p -> p.getFileName().toString()));
     for (Path entry : entries) {
       String name = entry.getFileName().toString();
-      if (name.startsWith(".") || Files.isSymbolicLink(entry)) {
+      if (name.startsWith(".")) {
+        continue;
+      }
+      if (Files.isSymbolicLink(entry)) {
+        // Links could lead anywhere (outside the allowed roots of the service): not followed.
+        problems.add(new SourceProblem(relative(entry), "a symbolic link; links are not followed"));
         continue;
       }
       if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
         String lower = name.toLowerCase(Locale.ROOT);
         if (lower.endsWith(".sbd")) {
           walk(entry, child(parent, name.substring(0, name.length() - 4), entry));
-        } else if (lower.endsWith(".mbox") && Files.isRegularFile(entry.resolve("mbox"))) {
+        } else if (lower.endsWith(".mbox")
+            && Files.isRegularFile(entry.resolve("mbox"), LinkOption.NOFOLLOW_LINKS)) {
           List<String> folder = child(parent, name.substring(0, name.length() - 5), entry);
           if (folder != null) {
             addFile(entry.resolve("mbox"), folder, false);
@@ -242,7 +248,7 @@ final class MboxTree {
 
   /** An empty file (a folder without messages), or one whose first line starts with "From ". */
   private static boolean looksLikeMbox(Path file) throws IOException {
-    try (InputStream in = Files.newInputStream(file)) {
+    try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
       byte[] head = in.readNBytes(4096);
       int i =
           head.length >= 3

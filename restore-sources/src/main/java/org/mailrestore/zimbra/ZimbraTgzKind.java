@@ -152,7 +152,9 @@ public final class ZimbraTgzKind implements SourceKind {
     if (Files.isRegularFile(path)) {
       Path ids = path.resolveSibling(IDS_FILE);
       return new Listing(
-          List.of(localFile(path)), true, Files.isRegularFile(ids) ? localFile(ids) : null);
+          List.of(localFile(path)),
+          true,
+          Files.isRegularFile(ids, LinkOption.NOFOLLOW_LINKS) ? localFile(ids) : null);
     }
     if (!Files.isDirectory(path)) {
       throw new NoSuchFileException(path + " is neither an archive nor a directory of archives");
@@ -162,8 +164,9 @@ public final class ZimbraTgzKind implements SourceKind {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(path)) {
       for (Path p : entries) {
         String name = p.getFileName().toString();
-        if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || name.startsWith(".")) {
-          continue;
+        boolean link = Files.isSymbolicLink(p);
+        if ((!link && !Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) || name.startsWith(".")) {
+          continue; // a linked archive is listed, and fails as its account when opened
         }
         if (name.equals(IDS_FILE)) {
           ids = localFile(p);
@@ -177,7 +180,15 @@ public final class ZimbraTgzKind implements SourceKind {
   }
 
   private static ArchiveFile localFile(Path p) {
-    return new ArchiveFile(p.getFileName().toString(), () -> Files.newInputStream(p));
+    // Links are not followed (the service's allowed roots hold for every file, not just the top).
+    return new ArchiveFile(
+        p.getFileName().toString(),
+        () -> {
+          if (Files.isSymbolicLink(p)) {
+            throw new IOException(p.getFileName() + " is a symbolic link; links are not followed");
+          }
+          return Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS);
+        });
   }
 
   private static Listing listS3(SourceSpec spec, SourceContext context) throws IOException {

@@ -14,6 +14,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.validation.method.ParameterErrors;
 import org.springframework.validation.method.ParameterValidationResult;
 import org.springframework.web.bind.MethodArgumentNotValidException;
@@ -35,11 +36,20 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
   static final String ERRORS = "errors";
 
+  /** The longest detail answered: a detail may quote what was sent (an id, a value). */
+  static final int MAX_DETAIL = 300;
+
   static ProblemDetail problem(HttpStatus status, String title, String detail) {
-    ProblemDetail p = ProblemDetail.forStatusAndDetail(status, detail);
+    ProblemDetail p = ProblemDetail.forStatusAndDetail(status, bounded(detail));
     p.setTitle(title);
     p.setType(URI.create("about:blank"));
     return p;
+  }
+
+  static String bounded(String text) {
+    return text == null || text.length() <= MAX_DETAIL
+        ? text
+        : text.substring(0, MAX_DETAIL) + "... (" + text.length() + " characters)";
   }
 
   private static ProblemDetail badRequest(String detail, List<FieldErrors.FieldError> errors) {
@@ -84,7 +94,9 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
   ProblemDetail mismatch(MethodArgumentTypeMismatchException e) {
     return badRequest(
         "the request has invalid fields",
-        List.of(new FieldErrors.FieldError(e.getName(), "has an invalid value: " + e.getValue())));
+        List.of(
+            new FieldErrors.FieldError(
+                e.getName(), bounded("has an invalid value: " + e.getValue()))));
   }
 
   @ExceptionHandler(SQLException.class)
@@ -96,6 +108,21 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             "Database unavailable",
             "the mailstore database did not answer; try again shortly");
     return p;
+  }
+
+  @Override
+  protected ResponseEntity<Object> handleHttpMessageNotReadable(
+      HttpMessageNotReadableException e,
+      HttpHeaders headers,
+      HttpStatusCode status,
+      WebRequest request) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof BodyLimit.TooLarge tooLarge) {
+        return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE)
+            .body(BodyLimit.problem(tooLarge.limit()));
+      }
+    }
+    return ResponseEntity.badRequest().body(UnreadableBody.problem(e));
   }
 
   @Override

@@ -16,6 +16,7 @@ import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.Selection;
 import org.mailrestore.source.SourceKinds;
 import org.mailrestore.source.SourceSpec;
+import tools.jackson.databind.annotation.JsonDeserialize;
 
 /**
  * The body of {@code POST /api/v1/restores}: what to restore and how.
@@ -33,17 +34,17 @@ import org.mailrestore.source.SourceSpec;
  */
 public record RestoreRequestBody(
     @NotNull SourceSpec source,
-    List<@Size(min = 1, max = 255) String> accounts,
-    List<@Size(min = 1, max = 255) String> domains,
+    @Size(max = MAX_NAMES) List<@NotNull @Size(min = 1, max = 255) String> accounts,
+    @Size(max = MAX_NAMES) List<@NotNull @Size(min = 1, max = 255) String> domains,
     Boolean skipSystemAccounts,
     Boolean skipAliases,
     Boolean skipLists,
     Boolean skipCos,
     Boolean skipProvisioning,
     Boolean provisioningOnly,
-    Instant asOf,
-    Instant undeleteFrom,
-    Instant undeleteTo,
+    @JsonDeserialize(using = IsoInstant.class) Instant asOf,
+    @JsonDeserialize(using = IsoInstant.class) Instant undeleteFrom,
+    @JsonDeserialize(using = IsoInstant.class) Instant undeleteTo,
     @Pattern(regexp = "skip|merge|replace|new-account") String conflictPolicy,
     @Size(max = 64) String newAccountSuffix,
     @Min(0) @Max(1024) Integer concurrentAccounts,
@@ -51,8 +52,11 @@ public record RestoreRequestBody(
     @Positive @Max(1_000_000_000) Double maxItemsPerSecond,
     @Positive @Max(10_000_000) Double maxMbPerSecond,
     @Size(max = 255) String into,
-    @Size(max = 10_000) List<@Positive Integer> items,
-    @Size(max = 1_000) List<@Size(min = 1, max = 1024) String> folders) {
+    @Size(max = 10_000) List<@NotNull @Positive Integer> items,
+    @Size(max = 1_000) List<@NotNull @Size(min = 1, max = 1024) String> folders) {
+
+  /** The most accounts or domains one request names (more: restore all, or by domain). */
+  public static final int MAX_NAMES = 10_000;
 
   /** The longest location, profile, option name and option value accepted. */
   private static final int MAX_LOCATION = 4096;

@@ -40,6 +40,8 @@ class SecurityConfiguration {
                 .permitAll()
                 .requestMatchers(HttpMethod.GET, "/api/**")
                 .hasAnyRole("VIEWER", "ADMIN")
+                .requestMatchers(HttpMethod.HEAD, "/api/**")
+                .hasAnyRole("VIEWER", "ADMIN")
                 .requestMatchers("/api/**")
                 .hasRole("ADMIN")
                 .anyRequest()

@@ -1,0 +1,46 @@
+package org.mailrestore.server.api;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.mailrestore.mail.Json;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.util.ContentCachingResponseWrapper;
+
+/**
+ * The actuator answers some errors with no body at all (a health component asked for without the
+ * right to see it: 404); those get a problem detail like every other error. Only the small health
+ * answers pass through here, never the metrics.
+ */
+@Component
+class EmptyErrorBodies extends OncePerRequestFilter {
+
+  @Override
+  protected boolean shouldNotFilter(HttpServletRequest request) {
+    return !request.getRequestURI().startsWith("/actuator/health");
+  }
+
+  @Override
+  protected void doFilterInternal(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws ServletException, IOException {
+    ContentCachingResponseWrapper wrapper = new ContentCachingResponseWrapper(response);
+    chain.doFilter(request, wrapper);
+    HttpStatus status = HttpStatus.resolve(wrapper.getStatus());
+    if (status != null && status.isError() && wrapper.getContentSize() == 0) {
+      wrapper.setContentType("application/problem+json");
+      wrapper
+          .getOutputStream()
+          .write(
+              Json.MAPPER
+                  .writeValueAsString(ProblemErrorController.problem(status, false))
+                  .getBytes(StandardCharsets.UTF_8));
+    }
+    wrapper.copyBodyToResponse();
+  }
+}

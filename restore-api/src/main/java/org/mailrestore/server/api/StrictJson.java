@@ -1,0 +1,55 @@
+package org.mailrestore.server.api;
+
+import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
+import tools.jackson.databind.type.LogicalType;
+
+/**
+ * Request bodies are read strictly: a misspelt option, a number where a flag goes, 1.5 accounts, a
+ * field given twice are refused (400, naming the field) rather than dropped or coerced without a
+ * word.
+ */
+@Configuration(proxyBeanMethods = false)
+class StrictJson {
+
+  @Bean
+  JsonMapperBuilderCustomizer strictRequests() {
+    return builder ->
+        builder
+            .enable(
+                DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES,
+                DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES,
+                DeserializationFeature.FAIL_ON_TRAILING_TOKENS,
+                DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .withCoercionConfig(
+                LogicalType.Boolean,
+                c ->
+                    c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.String, CoercionAction.Fail))
+            .withCoercionConfig(
+                LogicalType.Integer,
+                c ->
+                    c.setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+            .withCoercionConfig(
+                LogicalType.Float,
+                c ->
+                    c.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+            .withCoercionConfig(
+                LogicalType.Textual,
+                c ->
+                    c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail));
+  }
+}
