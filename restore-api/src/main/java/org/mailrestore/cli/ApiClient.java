@@ -42,13 +42,61 @@ final class ApiClient {
   }
 
   private final URI base;
-  private final String token;
+
+  /** The service's address as shown in messages: a password in it masked. */
+  private final String shown;
+
+  private final String authorization;
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
+  /**
+   * @param base the service's URL; a {@code user:password@} in it is sent as basic authentication
+   *     (when there is no token) and never shown
+   */
   ApiClient(String base, String token) {
-    this.base = URI.create(base.endsWith("/") ? base : base + "/");
-    this.token = token;
+    URI given = URI.create(base.endsWith("/") ? base : base + "/");
+    String userInfo = given.getRawUserInfo();
+    URI clean = given;
+    if (userInfo != null) {
+      try {
+        clean =
+            new URI(
+                given.getScheme(),
+                null,
+                given.getHost(),
+                given.getPort(),
+                given.getPath(),
+                given.getQuery(),
+                given.getFragment());
+      } catch (java.net.URISyntaxException e) {
+        throw new IllegalArgumentException("the service URL is not valid");
+      }
+    }
+    this.base = clean;
+    this.shown = masked(given);
+    if (token != null && !token.isBlank()) {
+      this.authorization = "Bearer " + token;
+    } else if (userInfo != null) {
+      String decoded = java.net.URLDecoder.decode(userInfo, StandardCharsets.UTF_8);
+      this.authorization =
+          "Basic "
+              + java.util.Base64.getEncoder()
+                  .encodeToString(decoded.getBytes(StandardCharsets.UTF_8));
+    } else {
+      this.authorization = null;
+    }
+  }
+
+  /** The URL with the password of its user part replaced by {@code ***}. */
+  static String masked(URI uri) {
+    String userInfo = uri.getRawUserInfo();
+    if (userInfo == null) {
+      return uri.toString();
+    }
+    int colon = userInfo.indexOf(':');
+    String user = colon < 0 ? userInfo : userInfo.substring(0, colon);
+    return uri.toString().replace(userInfo + "@", user + ":***@");
   }
 
   Answer get(String path) {
@@ -82,8 +130,8 @@ final class ApiClient {
         HttpRequest.newBuilder(base.resolve(path))
             .timeout(Duration.ofMinutes(6))
             .header("Accept", "application/json, application/problem+json");
-    if (token != null && !token.isBlank()) {
-      b.header("Authorization", "Bearer " + token);
+    if (authorization != null) {
+      b.header("Authorization", authorization);
     }
     return b;
   }
@@ -94,10 +142,11 @@ final class ApiClient {
       response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     } catch (ConnectException e) {
       throw new ApiException(
-          ExitCodes.UNREACHABLE, "cannot reach the service at " + base + " (is it running?)");
+          ExitCodes.UNREACHABLE, "cannot reach the service at " + shown + " (is it running?)");
     } catch (IOException e) {
       throw new ApiException(
-          ExitCodes.UNREACHABLE, "the service at " + base + " did not answer: " + e);
+          ExitCodes.UNREACHABLE,
+          "the service at " + shown + " did not answer: " + e.getClass().getSimpleName());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ApiException(ExitCodes.FAILED, "interrupted");

@@ -62,6 +62,27 @@ final class ApiOptions {
     if (!Files.isReadable(file)) {
       throw new IllegalArgumentException("cannot read the token file " + file);
     }
+    exposure(file).ifPresent(w -> System.err.println("mailrestore: warning: " + w));
     return Files.readString(file, StandardCharsets.UTF_8).strip();
+  }
+
+  /** A warning when other users may read the token file (a token is a password). */
+  static java.util.Optional<String> exposure(Path file) throws IOException {
+    java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions;
+    try {
+      permissions = Files.getPosixFilePermissions(file);
+    } catch (UnsupportedOperationException e) {
+      return java.util.Optional.empty(); // not a POSIX file system: nothing to say
+    }
+    boolean exposed =
+        permissions.contains(java.nio.file.attribute.PosixFilePermission.GROUP_READ)
+            || permissions.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ);
+    return exposed
+        ? java.util.Optional.of(
+            "the token file "
+                + file
+                + " can be read by other users; restrict it: chmod 600 "
+                + file)
+        : java.util.Optional.empty();
   }
 }

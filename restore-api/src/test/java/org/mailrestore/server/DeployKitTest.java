@@ -112,7 +112,14 @@ class DeployKitTest {
       }
     }
     assertThat(byKind)
-        .containsKeys("Deployment", "Service", "ConfigMap", "ServiceMonitor", "Kustomization");
+        .containsKeys(
+            "Deployment",
+            "Service",
+            "ConfigMap",
+            "ServiceMonitor",
+            "Kustomization",
+            "PodDisruptionBudget",
+            "NetworkPolicy");
     assertThat(strings(list(byKind.get("Kustomization").get("resources"))))
         .containsExactlyInAnyOrderElementsOf(files);
 
@@ -120,7 +127,11 @@ class DeployKitTest {
     assertThat((Integer) spec.get("replicas")).isGreaterThanOrEqualTo(2);
     Map<String, Object> pod = map(map(spec.get("template")).get("spec"));
     assertThat(map(pod.get("securityContext")).get("runAsNonRoot")).isEqualTo(true);
+    assertThat(path(pod, "securityContext.seccompProfile.type")).isEqualTo("RuntimeDefault");
+    assertThat(pod.get("automountServiceAccountToken")).isEqualTo(false);
     Map<String, Object> container = map(list(pod.get("containers")).getFirst());
+    assertThat(path(container, "lifecycle.preStop")).isNotNull();
+    assertThat(path(container, "securityContext.readOnlyRootFilesystem")).isEqualTo(true);
     assertThat(container.get("image")).isEqualTo(IMAGE);
     Map<String, Object> http = map(list(container.get("ports")).getFirst());
     assertThat(http).containsEntry("name", "http").containsEntry("containerPort", port);
@@ -182,6 +193,16 @@ class DeployKitTest {
     Path dir = root.resolve("deploy/systemd");
     String unit = Files.readString(dir.resolve("mailrestore.service"));
     assertThat(unit).contains("mailrestore.jar serve").contains("User=mailrestore");
+    assertThat(unit)
+        .contains("ReadWritePaths=-/var/lib/mailrestore")
+        .contains("PrivateDevices=yes")
+        .contains("ProtectKernelModules=yes")
+        .contains("ProtectKernelLogs=yes")
+        .contains("RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6")
+        .contains("SystemCallFilter=@system-service")
+        .containsPattern("(?m)^CapabilityBoundingSet=$")
+        .contains("UMask=0077")
+        .doesNotContainPattern("(?m)^MemoryDenyWriteExecute");
     Map<String, String> env = new HashMap<>();
     for (String line : Files.readAllLines(dir.resolve("mailrestore.env.example"))) {
       if (!line.isBlank() && !line.startsWith("#")) {

@@ -1,5 +1,6 @@
 package org.mailrestore.server.api;
 
+import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.boot.webmvc.error.ErrorController;
@@ -16,6 +17,7 @@ import org.springframework.web.bind.annotation.RestController;
  * error dispatch of the container) as problem details too, instead of the framework's own body.
  * Nothing of the request is quoted back.
  */
+@Hidden // not an endpoint of the API: where the container sends errors
 @RestController
 class ProblemErrorController implements ErrorController {
 
