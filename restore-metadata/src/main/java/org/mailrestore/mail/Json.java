@@ -58,11 +58,18 @@ public final class Json {
         field.append('[').append(ref.getIndex()).append(']');
       }
     }
-    String kind =
-        e instanceof tools.jackson.core.exc.StreamReadException
-                && !(e instanceof tools.jackson.databind.DatabindException)
-            ? "not valid JSON"
-            : "a value of the wrong form";
+    String original = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+    String kind;
+    if (e instanceof tools.jackson.core.exc.StreamConstraintsException) {
+      kind = "a value beyond the length or nesting allowed";
+    } else if (original.contains("UTF-8") || original.contains("UTF8")) {
+      kind = "not valid UTF-8";
+    } else if (e instanceof tools.jackson.core.exc.StreamReadException
+        && !(e instanceof tools.jackson.databind.DatabindException)) {
+      kind = "not valid JSON";
+    } else {
+      kind = "a value of the wrong form";
+    }
     return kind + where + (field.isEmpty() ? "" : " (field " + field + ")");
   }
 }
