@@ -15,4 +15,14 @@ final class Poison {
             + (message == null || message.isBlank() ? "" : ": " + message.strip());
     return text.length() <= MAX_MESSAGE ? text : text.substring(0, MAX_MESSAGE) + "...";
   }
+
+  /** Whether an Error (the JVM failing, not the restore) is among the causes. */
+  static boolean isCrash(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof Error) {
+        return true;
+      }
+    }
+    return false;
+  }
 }

@@ -230,6 +230,9 @@ public final class RestoreEngine implements AutoCloseable {
     try {
       coordinate(operation, cancel);
     } catch (SQLException e) {
+      if (Poison.isCrash(e)) {
+        throw e; // the JVM failing (an Error carried up): not the operation's fault
+      }
       if (!DatabaseRetry.isTransient(e)) {
         failForGood(operation, "the database refused: " + e.getMessage(), e);
         return;

@@ -55,7 +55,9 @@ class ResumeAfterCrashTest {
         @Override
         public InputStream open(BlobDigest digest) throws IOException {
           if (countdown.decrementAndGet() == 0) {
-            throw new IllegalStateException("simulated crash");
+            // An Error, as the death of the process is: nothing of the restore handles it (a
+            // RuntimeException would be a fault of ours, failing the account for good).
+            throw new SimulatedCrash();
           }
           return real.open(digest);
         }
@@ -100,6 +102,15 @@ class ResumeAfterCrashTest {
       assertThat(resumed.counts().itemsRestored()).isEqualTo(expected);
       assertThat(resumed.counts().itemsSkipped()).isZero();
       assertThat(f.verify(backup, Verifier.Options.defaults()).differences()).isEmpty();
+    }
+  }
+
+  /** The process dying in the middle of a cluster. */
+  static final class SimulatedCrash extends Error {
+    private static final long serialVersionUID = 1;
+
+    SimulatedCrash() {
+      super("simulated crash");
     }
   }
 }
