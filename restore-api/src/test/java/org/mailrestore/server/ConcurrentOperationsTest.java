@@ -7,7 +7,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +22,6 @@ import org.junit.jupiter.api.Test;
 import org.mailrestore.backup.BackupSourceKind;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
-import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.mail.Json;
 import org.mailrestore.restore.ConflictPolicy;
 import org.mailrestore.restore.RestoreRequest;
@@ -79,17 +77,9 @@ class ConcurrentOperationsTest {
   @DynamicPropertySource
   static void properties(DynamicPropertyRegistry registry) {
     database = TestMariaDb.createDatabase();
-    registry.add("spring.datasource.url", database::jdbcUrl);
-    registry.add("spring.datasource.username", () -> database.server().user());
-    registry.add("spring.datasource.password", () -> database.server().password());
-    registry.add("mailrestore.data-dir", () -> dir.resolve("data").toString());
-    registry.add("mailrestore.sources.allowed-roots[0]", () -> dir.resolve("backups").toString());
+    ServiceProperties.register(registry, database, dir, dir.resolve("backups"));
     registry.add("mailrestore.assist-interval", () -> "1s");
-    registry.add("mailrestore.security.tokens[0].name", () -> "admin");
-    registry.add(
-        "mailrestore.security.tokens[0].sha256",
-        () -> BlobDigest.ofContent(ADMIN.getBytes(StandardCharsets.UTF_8)).hex());
-    registry.add("mailrestore.security.tokens[0].role", () -> "ADMIN");
+    ServiceProperties.token(registry, 0, "admin", ADMIN, "ADMIN");
   }
 
   private JsonNode send(HttpRequest.Builder b) throws Exception {

@@ -16,7 +16,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
-import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.mail.Json;
 import org.mailrestore.testkit.TestDatabase;
 import org.mailrestore.testkit.TestMariaDb;
@@ -62,22 +61,10 @@ class HostileRequestsTest {
   @DynamicPropertySource
   static void properties(DynamicPropertyRegistry registry) {
     database = TestMariaDb.createDatabase();
-    registry.add("spring.datasource.url", database::jdbcUrl);
-    registry.add("spring.datasource.username", () -> database.server().user());
-    registry.add("spring.datasource.password", () -> database.server().password());
-    registry.add("mailrestore.data-dir", () -> dir.resolve("data").toString());
-    registry.add("mailrestore.sources.allowed-roots[0]", () -> dir.resolve("backups").toString());
+    ServiceProperties.register(registry, database, dir, dir.resolve("backups"));
     registry.add("mailrestore.assist-interval", () -> "1h"); // nothing runs what gets through
-    registry.add("mailrestore.security.tokens[0].name", () -> "admin");
-    registry.add("mailrestore.security.tokens[0].sha256", () -> sha256(ADMIN));
-    registry.add("mailrestore.security.tokens[0].role", () -> "ADMIN");
-    registry.add("mailrestore.security.tokens[1].name", () -> "viewer");
-    registry.add("mailrestore.security.tokens[1].sha256", () -> sha256(VIEWER));
-    registry.add("mailrestore.security.tokens[1].role", () -> "VIEWER");
-  }
-
-  static String sha256(String token) {
-    return BlobDigest.ofContent(token.getBytes(StandardCharsets.UTF_8)).hex();
+    ServiceProperties.token(registry, 0, "admin", ADMIN, "ADMIN");
+    ServiceProperties.token(registry, 1, "viewer", VIEWER, "VIEWER");
   }
 
   record Answer(int status, String headers, String body) {

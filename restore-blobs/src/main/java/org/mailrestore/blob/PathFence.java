@@ -76,18 +76,18 @@ public final class PathFence {
     }
     Path absolute = path.toAbsolutePath().normalize();
     Path parent = absolute.getParent();
-    if (parent != null && checkedDirectories.containsKey(parent)) {
-      BasicFileAttributes attributes =
-          Files.readAttributes(absolute, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      if (!attributes.isSymbolicLink()) {
-        return path; // a plain entry of a directory known to be inside
-      }
+    boolean link =
+        Files.readAttributes(absolute, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+            .isSymbolicLink();
+    if (!link && parent != null && checkedDirectories.containsKey(parent)) {
+      return path; // a plain entry of a directory known to be inside
     }
     Path real = absolute.toRealPath();
     if (!inside(real)) {
       throw new OutsideException(path);
     }
-    if (parent != null && inside(parent.toRealPath())) {
+    // Not a link: the real path's parent is the directory's own, inside unless it is a root's.
+    if (!link && parent != null && inside(real.getParent())) {
       if (checkedDirectories.size() > MAX_CACHED_DIRECTORIES) {
         checkedDirectories.clear();
       }

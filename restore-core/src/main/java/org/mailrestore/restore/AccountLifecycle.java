@@ -89,7 +89,7 @@ final class AccountLifecycle {
       return Optional.empty();
     } catch (RuntimeException e) {
       // No retry cures a bug or a value out of range: this account fails, the others go on.
-      String detail = "internal error: " + Poison.describe(e);
+      String detail = "internal error: " + RunEndings.describe(e);
       LOG.error("account {} failed: {}", account.accountName(), detail, e);
       records.record(run.id(), Phase.DATA, FailureReason.INTERNAL_ERROR, sourceId, 0, "", detail);
       finish(AccountState.FAILED, detail);

@@ -11,7 +11,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
-import org.mailrestore.restore.bookkeeping.AccountProgress;
 import org.mailrestore.restore.bookkeeping.Bookkeeping;
 import org.mailrestore.restore.bookkeeping.OperationStore;
 import org.mailrestore.source.MailSource;
@@ -62,6 +61,7 @@ public final class RestoreEngine implements AutoCloseable {
   private final Submissions submissions;
   private final OperationNotices notices;
   private final AccountClaims claims;
+  private final RunEndings endings;
 
   public RestoreEngine(
       Bookkeeping books,
@@ -86,6 +86,7 @@ public final class RestoreEngine implements AutoCloseable {
     this.submissions = new Submissions(operations, sources);
     this.notices = new OperationNotices(books);
     this.claims = new AccountClaims(books.claims(), operations, db);
+    this.endings = new RunEndings(records, notices);
   }
 
   /** Who hears of operations this engine coordinates ending. */
@@ -150,7 +151,7 @@ public final class RestoreEngine implements AutoCloseable {
     OperationSummary existing = requireExists(operationId);
     if (existing.request() == null) {
       if (existing.state() != OperationState.FAILED) {
-        failForGood(existing, UNREADABLE_REQUEST, null);
+        endings.failForGood(existing, RunEndings.UNREADABLE_REQUEST, null);
       }
       return requireExists(operationId);
     }
@@ -172,7 +173,7 @@ public final class RestoreEngine implements AutoCloseable {
             // Only what the caller asked to run is resumed; once helping, an operation another
             // instance ended (cancelled included) stays as it ended.
             if (firstLook || !operation.state().isFinished()) {
-              coordinateOrFail(operation, cancel);
+              endings.guard(operation, () -> coordinate(operation, cancel));
             }
           } finally {
             operations.releaseCoordination(operationId, instanceId);
@@ -220,84 +221,6 @@ public final class RestoreEngine implements AutoCloseable {
         .orElseThrow(() -> new NoSuchElementException("no operation " + operationId));
   }
 
-  /**
-   * Runs the operation's phases; ends it FAILED at once on an error no retry can cure, and, on a
-   * database error that lasted longer than the restore waits, holds its next run back (longer each
-   * time) and ends it FAILED after {@link #MAX_ATTEMPTS} such runs.
-   */
-  private void coordinateOrFail(OperationSummary operation, CancelSignal cancel)
-      throws SQLException {
-    try {
-      coordinate(operation, cancel);
-    } catch (SQLException e) {
-      if (Poison.isCrash(e)) {
-        throw e; // the JVM failing (an Error carried up): not the operation's fault
-      }
-      if (!DatabaseRetry.isTransient(e)) {
-        failForGood(operation, "the database refused: " + e.getMessage(), e);
-        return;
-      }
-      deferOrGiveUp(operation, e);
-      throw e;
-    } catch (RuntimeException e) {
-      failForGood(operation, "internal error: " + Poison.describe(e), e);
-    }
-  }
-
-  static final String UNREADABLE_REQUEST =
-      "the operation's stored request cannot be read (stored by another version, or holding a"
-          + " value now refused); submit the restore again";
-
-  /** Runs stopped by database errors before an operation ends FAILED. */
-  static final int MAX_ATTEMPTS = 8;
-
-  private static final long FIRST_RETRY_SECONDS = 10;
-  private static final long LAST_RETRY_SECONDS = 300;
-
-  private void deferOrGiveUp(OperationSummary operation, SQLException e) {
-    try {
-      int before = operations.attempts(operation.id());
-      if (before + 1 >= MAX_ATTEMPTS) {
-        failForGood(
-            operation,
-            "gave up after "
-                + MAX_ATTEMPTS
-                + " runs stopped by database errors; the last: "
-                + e.getMessage(),
-            e);
-        return;
-      }
-      long delay = Math.min(LAST_RETRY_SECONDS, FIRST_RETRY_SECONDS << Math.min(before, 10));
-      operations.deferRetry(
-          operation.id(),
-          "stopped by a database error, run again in "
-              + delay
-              + " s (run "
-              + (before + 1)
-              + " of "
-              + MAX_ATTEMPTS
-              + "): "
-              + e.getMessage(),
-          delay);
-    } catch (SQLException still) {
-      e.addSuppressed(still); // the database is still away; the next scan tries again
-    }
-  }
-
-  private void failForGood(OperationSummary operation, String reason, Exception e)
-      throws SQLException {
-    if (e == null) {
-      LOG.error("operation {} failed: {}", operation.id(), reason);
-    } else {
-      LOG.error("operation {} failed: {}", operation.id(), reason, e);
-    }
-    OperationSummary now = operations.find(operation.id()).orElse(operation);
-    Phase phase = now.phase() == null ? Phase.PROVISIONING : now.phase();
-    records.record(operation.id(), phase, FailureReason.INTERNAL_ERROR, "", 0, "", reason);
-    operations.finish(operation.id(), OperationState.FAILED, reason);
-    notices.ended(operation.id());
-  }
-
   private void coordinate(OperationSummary operation, CancelSignal cancel) throws SQLException {
     String operationId = operation.id();
     RestoreRequest request = operation.request();
@@ -314,7 +237,7 @@ public final class RestoreEngine implements AutoCloseable {
         operations.requeue(operationId); // asked to resume: pending until its accounts are free
       }
       if (!claims.await(run)) {
-        stopped(operationId, cancel);
+        endings.stopped(operationId, cancel);
         return;
       }
       operations.markRunning(operationId);
@@ -330,30 +253,14 @@ public final class RestoreEngine implements AutoCloseable {
         }
       }
       if (cancel.raised()) {
-        stopped(operationId, cancel);
+        endings.stopped(operationId, cancel);
         return;
       }
-      OperationState state = finalState(operationId);
-      operations.finish(operationId, state, null);
-      LOG.info("operation {}: {}", operationId, state);
-      notices.ended(operationId);
+      endings.finished(operationId);
     } catch (SourceFormatException | IOException | UncheckedIOException e) {
       // The source (or the target) cannot be reached even after their own retries: FAILED,
       // resumable once it is back, rather than RUNNING and retried for ever.
-      LOG.warn("operation {} failed: {}", operationId, e.getMessage());
-      operations.finish(operationId, OperationState.FAILED, e.getMessage());
-      notices.ended(operationId);
-    }
-  }
-
-  private void stopped(String operationId, CancelSignal cancel) throws SQLException {
-    if (cancel.reason() == CancelSignal.Reason.CANCELLED) {
-      operations.finish(operationId, OperationState.CANCELLED, OperationStore.CANCELLED_MESSAGE);
-      LOG.info("operation {}: cancelled", operationId);
-      notices.ended(operationId);
-    } else {
-      // Shutting down: left RUNNING without a coordinator, resumed by the next start.
-      LOG.info("operation {}: stopped for shutdown, to be resumed", operationId);
+      endings.unreachable(operationId, e);
     }
   }
 
@@ -413,20 +320,6 @@ public final class RestoreEngine implements AutoCloseable {
   /** Phase 2 of an operation: its accounts, by the workers of this instance. */
   private void restoreAccounts(OperationRun run) throws SQLException {
     new AccountWorkers(run, records, workers(run.request()), io).run();
-  }
-
-  private OperationState finalState(String operationId) throws SQLException {
-    List<AccountProgress> accounts = books.accounts().list(operationId);
-    OperationSummary summary = operations.find(operationId).orElseThrow();
-    long failedAccounts = accounts.stream().filter(a -> a.state() == AccountState.FAILED).count();
-    if (!accounts.isEmpty() && failedAccounts == accounts.size()) {
-      return OperationState.FAILED;
-    }
-    boolean partial =
-        failedAccounts > 0
-            || summary.counts().errors() > 0
-            || accounts.stream().anyMatch(a -> a.state() == AccountState.PARTIAL);
-    return partial ? OperationState.PARTIAL : OperationState.COMPLETED;
   }
 
   /**

@@ -136,10 +136,13 @@ final class BlobTransfer {
     try {
       return future.get();
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof SQLException sql) {
-        throw sql;
+      // Unchecked causes pass as they are: an Error stays a crash, a fault fails its account.
+      switch (e.getCause()) {
+        case SQLException sql -> throw sql;
+        case RuntimeException unchecked -> throw unchecked;
+        case Error error -> throw error;
+        default -> throw new SQLException(e.getCause());
       }
-      throw new SQLException(e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new SQLException("interrupted while copying blobs", e);

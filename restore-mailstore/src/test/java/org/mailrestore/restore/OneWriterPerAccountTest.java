@@ -138,16 +138,17 @@ class OneWriterPerAccountTest {
   void aRunStoppedByTheDatabaseIsHeldBackBeforeItsNextRun() throws Exception {
     try (RestoreFixture f = new RestoreFixture(dir.resolve("volume"))) {
       var operations = f.engine.operations();
+      var retries = f.engine.bookkeeping().retries();
       String id = f.engine.submit(RestoreRequest.local(backup.toString()), null);
       assertThat(f.engine.interrupted()).contains(id);
-      assertThat(operations.deferRetry(id, "the database went away", 60)).isEqualTo(1);
+      assertThat(retries.defer(id, "the database went away", 60)).isEqualTo(1);
       assertThat(f.engine.interrupted()).doesNotContain(id);
       assertThat(operations.find(id).orElseThrow().message()).isEqualTo("the database went away");
-      assertThat(operations.deferRetry(id, "again", 0)).isEqualTo(2);
+      assertThat(retries.defer(id, "again", 0)).isEqualTo(2);
       assertThat(f.engine.interrupted()).contains(id);
       OperationSummary done = f.engine.resumeInterrupted(id);
       assertThat(done.state()).isEqualTo(OperationState.COMPLETED);
-      assertThat(operations.attempts(id)).isZero();
+      assertThat(retries.attempts(id)).isZero();
     }
   }
 

@@ -50,14 +50,7 @@ public final class Json {
         at == null || at.getLineNr() < 0
             ? ""
             : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-    StringBuilder field = new StringBuilder();
-    for (JacksonException.Reference ref : e.getPath()) {
-      if (ref.getPropertyName() != null) {
-        field.append(field.isEmpty() ? "" : ".").append(ref.getPropertyName());
-      } else if (ref.getIndex() >= 0) {
-        field.append('[').append(ref.getIndex()).append(']');
-      }
-    }
+    String field = fieldPath(e);
     String original = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
     String kind;
     if (e instanceof tools.jackson.core.exc.StreamConstraintsException) {
@@ -71,5 +64,18 @@ public final class Json {
       kind = "a value of the wrong form";
     }
     return kind + where + (field.isEmpty() ? "" : " (field " + field + ")");
+  }
+
+  /** The field an error is about, as a person writes it: {@code source.options}, {@code a[0]}. */
+  public static String fieldPath(JacksonException e) {
+    StringBuilder field = new StringBuilder();
+    for (JacksonException.Reference ref : e.getPath()) {
+      if (ref.getPropertyName() != null) {
+        field.append(field.isEmpty() ? "" : ".").append(ref.getPropertyName());
+      } else if (ref.getIndex() >= 0) {
+        field.append('[').append(ref.getIndex()).append(']');
+      }
+    }
+    return field.toString();
   }
 }

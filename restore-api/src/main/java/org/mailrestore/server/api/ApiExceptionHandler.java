@@ -1,6 +1,5 @@
 package org.mailrestore.server.api;
 
-import java.net.URI;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,20 +35,12 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
   static final String ERRORS = "errors";
 
-  /** The longest detail answered: a detail may quote what was sent (an id, a value). */
-  static final int MAX_DETAIL = 300;
-
   static ProblemDetail problem(HttpStatus status, String title, String detail) {
-    ProblemDetail p = ProblemDetail.forStatusAndDetail(status, bounded(detail));
-    p.setTitle(title);
-    p.setType(URI.create("about:blank"));
-    return p;
+    return ProblemBodies.problem(status, title, detail);
   }
 
   static String bounded(String text) {
-    return text == null || text.length() <= MAX_DETAIL
-        ? text
-        : text.substring(0, MAX_DETAIL) + "... (" + text.length() + " characters)";
+    return ProblemBodies.bounded(text);
   }
 
   private static ProblemDetail badRequest(String detail, List<FieldErrors.FieldError> errors) {

@@ -8,8 +8,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import org.mailrestore.mail.Json;
 import org.mailrestore.server.ServerSettings;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -61,12 +59,8 @@ public class BodyLimit extends OncePerRequestFilter {
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     if (request.getContentLengthLong() > limit) {
-      response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
-      response.setContentType("application/problem+json");
       response.setHeader("Connection", "close"); // the rest of the body is not read
-      byte[] body = Json.MAPPER.writeValueAsString(problem(limit)).getBytes(StandardCharsets.UTF_8);
-      response.setContentLength(body.length);
-      response.getOutputStream().write(body);
+      ProblemBodies.write(response, problem(limit));
       return;
     }
     chain.doFilter(new Bounded(request, limit), response);

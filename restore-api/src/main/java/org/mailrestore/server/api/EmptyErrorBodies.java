@@ -5,8 +5,6 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import org.mailrestore.mail.Json;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -33,13 +31,7 @@ class EmptyErrorBodies extends OncePerRequestFilter {
     chain.doFilter(request, wrapper);
     HttpStatus status = HttpStatus.resolve(wrapper.getStatus());
     if (status != null && status.isError() && wrapper.getContentSize() == 0) {
-      wrapper.setContentType("application/problem+json");
-      wrapper
-          .getOutputStream()
-          .write(
-              Json.MAPPER
-                  .writeValueAsString(ProblemErrorController.problem(status, false))
-                  .getBytes(StandardCharsets.UTF_8));
+      ProblemBodies.write(wrapper, ProblemErrorController.problem(status, false));
     }
     wrapper.copyBodyToResponse();
   }

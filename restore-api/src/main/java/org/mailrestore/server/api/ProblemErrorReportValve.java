@@ -1,11 +1,9 @@
 package org.mailrestore.server.api;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
-import org.mailrestore.mail.Json;
 import org.springframework.http.HttpStatus;
 
 /**
@@ -25,13 +23,7 @@ public class ProblemErrorReportValve extends ErrorReportValve {
       status = HttpStatus.INTERNAL_SERVER_ERROR;
     }
     try {
-      byte[] body =
-          Json.MAPPER
-              .writeValueAsString(ProblemErrorController.problem(status, false))
-              .getBytes(StandardCharsets.UTF_8);
-      response.setContentType("application/problem+json");
-      response.setContentLength(body.length);
-      response.getOutputStream().write(body);
+      ProblemBodies.write(response, ProblemErrorController.problem(status, false));
       response.finishResponse();
     } catch (IOException | IllegalStateException e) {
       // The connection is gone or the response was committed meanwhile: nothing more to say.

@@ -1,5 +1,6 @@
 package org.mailrestore.server.api;
 
+import java.util.function.Consumer;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -7,6 +8,7 @@ import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
+import tools.jackson.databind.cfg.MutableCoercionConfig;
 import tools.jackson.databind.type.LogicalType;
 
 /**
@@ -30,26 +32,32 @@ class StrictJson {
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .withCoercionConfig(
                 LogicalType.Boolean,
-                c ->
-                    c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                        .setCoercion(CoercionInputShape.String, CoercionAction.Fail))
+                refusing(
+                    CoercionInputShape.Integer,
+                    CoercionInputShape.Float,
+                    CoercionInputShape.String))
             .withCoercionConfig(
                 LogicalType.Integer,
-                c ->
-                    c.setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                        .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+                refusing(
+                    CoercionInputShape.Float,
+                    CoercionInputShape.String,
+                    CoercionInputShape.Boolean))
             .withCoercionConfig(
-                LogicalType.Float,
-                c ->
-                    c.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+                LogicalType.Float, refusing(CoercionInputShape.String, CoercionInputShape.Boolean))
             .withCoercionConfig(
                 LogicalType.Textual,
-                c ->
-                    c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail));
+                refusing(
+                    CoercionInputShape.Integer,
+                    CoercionInputShape.Float,
+                    CoercionInputShape.Boolean));
+  }
+
+  /** No conversion from these shapes: the value must come as the type it is. */
+  private static Consumer<MutableCoercionConfig> refusing(CoercionInputShape... shapes) {
+    return config -> {
+      for (CoercionInputShape shape : shapes) {
+        config.setCoercion(shape, CoercionAction.Fail);
+      }
+    };
   }
 }

@@ -1,6 +1,7 @@
 package org.mailrestore.server.api;
 
 import java.util.List;
+import org.mailrestore.mail.Json;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import tools.jackson.core.JacksonException;
@@ -47,7 +48,7 @@ final class UnreadableBody {
   }
 
   private static FieldErrors.FieldError describe(JacksonException e) {
-    String path = path(e);
+    String path = Json.fieldPath(e);
     String field = path.isEmpty() ? "body" : path;
     String original = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
     if (original.startsWith("Trailing token")) {
@@ -112,18 +113,5 @@ final class UnreadableBody {
     String where =
         at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
     return new FieldErrors.FieldError("body", "is not valid JSON" + where);
-  }
-
-  /** The field as a person writes it: {@code source.options}, {@code accounts[0]}. */
-  private static String path(JacksonException e) {
-    StringBuilder sb = new StringBuilder();
-    for (JacksonException.Reference ref : e.getPath()) {
-      if (ref.getPropertyName() != null) {
-        sb.append(sb.isEmpty() ? "" : ".").append(ref.getPropertyName());
-      } else if (ref.getIndex() >= 0) {
-        sb.append('[').append(ref.getIndex()).append(']');
-      }
-    }
-    return sb.toString();
   }
 }

@@ -3,10 +3,8 @@ package org.mailrestore.server.security;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import org.mailrestore.mail.Json;
+import org.mailrestore.server.api.ProblemBodies;
+import org.springframework.http.HttpStatus;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.AuthenticationEntryPoint;
@@ -38,15 +36,6 @@ class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler 
 
   static void write(HttpServletResponse response, int status, String title, String detail)
       throws IOException {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("type", "about:blank");
-    body.put("title", title);
-    body.put("status", status);
-    body.put("detail", detail);
-    response.setStatus(status);
-    response.setContentType("application/problem+json");
-    response
-        .getOutputStream()
-        .write(Json.MAPPER.writeValueAsString(body).getBytes(StandardCharsets.UTF_8));
+    ProblemBodies.write(response, ProblemBodies.problem(HttpStatus.valueOf(status), title, detail));
   }
 }

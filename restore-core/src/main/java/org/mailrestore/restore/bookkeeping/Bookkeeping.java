@@ -14,6 +14,7 @@ public final class Bookkeeping {
   private final PendingMounts mounts;
   private final ThrottleStore throttles;
   private final ClaimStore claims;
+  private final OperationRetries retries;
 
   public Bookkeeping(DataSource dataSource) {
     this.dataSource = dataSource;
@@ -25,6 +26,7 @@ public final class Bookkeeping {
     this.mounts = new PendingMounts(dataSource);
     this.throttles = new ThrottleStore(dataSource);
     this.claims = new ClaimStore(dataSource);
+    this.retries = new OperationRetries(dataSource);
   }
 
   public DataSource dataSource() {
@@ -61,5 +63,9 @@ public final class Bookkeeping {
 
   public ClaimStore claims() {
     return claims;
+  }
+
+  public OperationRetries retries() {
+    return retries;
   }
 }

@@ -133,31 +133,6 @@ public final class OperationStore {
         OperationState.RUNNING.name());
   }
 
-  /**
-   * Counts a run that stopped on an error a later run may not meet, and holds the next one back for
-   * {@code delaySeconds}. Returns the number of such runs so far, this one included.
-   */
-  public int deferRetry(String id, String error, long delaySeconds) throws SQLException {
-    Sql.update(
-        dataSource,
-        "UPDATE restore_operation SET attempts = attempts + 1,"
-            + " retry_after = NOW(3) + INTERVAL ? SECOND, message = ? WHERE id = ?",
-        delaySeconds,
-        error,
-        id);
-    return attempts(id);
-  }
-
-  /** Runs of the operation stopped by errors since it last ended or was asked to resume. */
-  public int attempts(String id) throws SQLException {
-    return Sql.queryOne(
-            dataSource,
-            "SELECT attempts FROM restore_operation WHERE id = ?",
-            rs -> rs.getInt(1),
-            id)
-        .orElse(0);
-  }
-
   public Optional<OperationSummary> find(String id) throws SQLException {
     OperationSummary.Counts counts = counts(id);
     return Sql.queryOne(
