@@ -55,6 +55,18 @@ public interface RestoredStore extends AutoCloseable {
 
   Set<Fidelity> fidelity();
 
+  /**
+   * The flags ({@link org.mailrestore.mail.Flags} bits) the target keeps; verify compares those.
+   */
+  default int flagsKept() {
+    return ~0;
+  }
+
+  /** The precision of the dates the target keeps (an IMAP INTERNALDATE has seconds). */
+  default long dateResolutionMillis() {
+    return 1;
+  }
+
   Optional<RestoredAccount> account(String name) throws SQLException, IOException;
 
   /** The items with these ids in the target, those that exist. */

@@ -97,6 +97,11 @@ final class FolderCheck {
     boolean details = run.fidelity.contains(Fidelity.FOLDER_DETAILS);
     for (FolderGraph.PlannedFolder planned : plan.folders()) {
       FolderGraph.Container c = planned.container();
+      if ((c.type() == ItemType.MOUNTPOINT && !run.fidelity.contains(Fidelity.MOUNTPOINTS))
+          || (c.type() == ItemType.SEARCH_FOLDER
+              && !run.fidelity.contains(Fidelity.ALL_ITEM_TYPES))) {
+        continue; // a target without them reported them as not carried
+      }
       Integer newId = ids.get(c.oldId());
       String what = "account " + name + ": " + c.type().wireName() + " " + c.oldId();
       if (newId == null) {

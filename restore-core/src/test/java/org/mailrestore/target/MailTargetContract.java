@@ -99,13 +99,17 @@ public abstract class MailTargetContract {
 
   // ---- the engine's side, as the contract plays it ------------------------------------------
 
-  private static final String DOMAIN = "contract.example.org";
+  /** The accounts' domain: a target whose accounts outlive the test gives each run its own. */
+  protected String domain() {
+    return "contract.example.org";
+  }
 
   private ProvisionedAccount provision(String user) throws Exception {
     TargetProvisioning p = target.provisioning();
-    p.ensureDomain(new Domain(DOMAIN, "active", Map.of()));
+    p.ensureDomain(new Domain(domain(), "active", Map.of()));
     Account account =
-        new Account(user, user + "@" + DOMAIN, DOMAIN, null, "active", false, List.of(), Map.of());
+        new Account(
+            user, user + "@" + domain(), domain(), null, "active", false, List.of(), Map.of());
     return p.find(account.name()).isPresent()
         ? p.update(p.find(account.name()).get(), account, false, false)
         : p.create(account, account.name(), UUID.randomUUID().toString(), false);
@@ -204,8 +208,8 @@ public abstract class MailTargetContract {
     ProvisionedAccount again = provision("ann");
     assertThat(again.key()).isEqualTo(first.key());
     assertThat(again.id()).isEqualTo(first.id());
-    assertThat(target.provisioning().find("ann@" + DOMAIN)).isPresent();
-    assertThat(target.provisioning().find("nobody@" + DOMAIN)).isEmpty();
+    assertThat(target.provisioning().find("ann@" + domain())).isPresent();
+    assertThat(target.provisioning().find("nobody@" + domain())).isEmpty();
   }
 
   @Test
@@ -329,7 +333,7 @@ public abstract class MailTargetContract {
     try (MailboxWriter writer = target.mailbox(owner, context("fay"))) {
       folders = writeFolders(writer, "fay", space);
     }
-    Grant grant = new Grant(300, GranteeType.USER, "gus", "gus@" + DOMAIN, "rwi");
+    Grant grant = new Grant(300, GranteeType.USER, "gus", "gus@" + domain(), "rwi");
     boolean held = target.shares().grant(owner, folders.get(300), grant, grantee.id());
     if (held && target.readBack().fidelity().contains(Fidelity.GRANTS)) {
       assertThat(target.readBack().grants(owner))
@@ -340,7 +344,7 @@ public abstract class MailTargetContract {
             assertThat(g.rights()).isEqualTo("rwi");
           });
     }
-    assertThat(target.shares().accountId(null, "gus@" + DOMAIN)).contains(grantee.id());
+    assertThat(target.shares().accountId(null, "gus@" + domain())).contains(grantee.id());
   }
 
   private static Passing passing(byte[] bytes) {

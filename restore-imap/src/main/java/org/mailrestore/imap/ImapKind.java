@@ -1,0 +1,241 @@
+package org.mailrestore.imap;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.mailrestore.kind.FieldProblems;
+import org.mailrestore.kind.KindOption;
+import org.mailrestore.target.MailTarget;
+import org.mailrestore.target.TargetContext;
+import org.mailrestore.target.TargetKind;
+import org.mailrestore.target.TargetSpec;
+
+/**
+ * A live IMAP server ({@code --target imap://host:port}): see docs/imap-target.md. The admin's
+ * credentials come from the environment ({@code MAILRESTORE_IMAP_USER}, {@code
+ * MAILRESTORE_IMAP_PASSWORD}) or a password file, never from the target spec, which is stored with
+ * the operation.
+ */
+public final class ImapKind implements TargetKind {
+
+  public static final String NAME = "imap";
+  public static final String USER_ENV = "MAILRESTORE_IMAP_USER";
+  public static final String PASSWORD_ENV = "MAILRESTORE_IMAP_PASSWORD";
+  public static final String SQL_USER_ENV = "MAILRESTORE_IMAP_SQL_USER";
+  public static final String SQL_PASSWORD_ENV = "MAILRESTORE_IMAP_SQL_PASSWORD";
+  public static final String TRUST_STORE_PASSWORD_ENV = "MAILRESTORE_IMAP_TRUST_STORE_PASSWORD";
+
+  static final String LOGIN = "login";
+  static final String SEPARATOR = "master-separator";
+  static final String PASSWORD_FILE = "password-file";
+  static final String PROVISION = "provision";
+  static final String SQL_URL = "sql-url";
+  static final String SQL_TABLE = "sql-table";
+  static final String SQL_USER_COLUMN = "sql-user-column";
+  static final String SQL_PASSWORD_COLUMN = "sql-password-column";
+  static final String STARTTLS = "starttls";
+  static final String TRUST_STORE = "trust-store";
+  static final String CONNECTIONS = "connections-per-account";
+  static final String MAX_CONNECTIONS = "max-connections";
+  static final String ALL_USERS = "acl-all-users";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "a live IMAP server (--target imap://host:port or imaps://...; admin from"
+        + " MAILRESTORE_IMAP_USER and MAILRESTORE_IMAP_PASSWORD)";
+  }
+
+  @Override
+  public KindOption location() {
+    return KindOption.optional(
+            "target", "The IMAP server: imap://host[:port] or imaps://host[:port]")
+        .withFlag("--target");
+  }
+
+  @Override
+  public List<KindOption> options() {
+    return List.of(
+        KindOption.choice(
+            LOGIN,
+            "How the admin acts for each user: authzid (SASL PLAIN with the user as"
+                + " authorization identity: Dovecot, Cyrus, Zimbra) or separator (LOGIN as"
+                + " user<separator>admin: Dovecot)",
+            "authzid",
+            List.of("authzid", "separator")),
+        KindOption.optional(SEPARATOR, "The master-user separator for --imap-login separator")
+            .withDefault("*"),
+        KindOption.optional(
+            PASSWORD_FILE, "A file holding the admin's password (else MAILRESTORE_IMAP_PASSWORD)"),
+        KindOption.choice(
+                PROVISION,
+                "Accounts: none (they must exist on the server) or sql (insert missing ones into"
+                    + " the user table the server reads)",
+                "none",
+                List.of("none", "sql"))
+            .withFlag("--provision"),
+        KindOption.optional(
+            SQL_URL,
+            "JDBC URL of the server's user database for --provision sql (user and password in"
+                + " MAILRESTORE_IMAP_SQL_USER, MAILRESTORE_IMAP_SQL_PASSWORD)"),
+        KindOption.optional(SQL_TABLE, "The user table").withDefault("users"),
+        KindOption.optional(SQL_USER_COLUMN, "Its login column (user@domain)").withDefault("email"),
+        KindOption.optional(SQL_PASSWORD_COLUMN, "Its password column").withDefault("password"),
+        KindOption.choice(
+            STARTTLS,
+            "STARTTLS on imap://: when-offered, required, or never (loopback and tests only)",
+            "when-offered",
+            List.of("when-offered", "required", "never")),
+        KindOption.optional(
+            TRUST_STORE,
+            "A trust store (PKCS12) with the CA of the server's certificate (password in"
+                + " MAILRESTORE_IMAP_TRUST_STORE_PASSWORD)"),
+        KindOption.optional(CONNECTIONS, "Connections per account").withDefault("4"),
+        KindOption.optional(MAX_CONNECTIONS, "Connections to the server over all accounts")
+            .withDefault("32"),
+        KindOption.optional(
+                ALL_USERS,
+                "The server's ACL identifier for all authenticated users (Dovecot:"
+                    + " authenticated; Cyrus: anyone)")
+            .withDefault("authenticated"));
+  }
+
+  @Override
+  public void check(TargetSpec spec, FieldProblems problems) {
+    if (spec.location() != null) {
+      try {
+        ImapEndpoint.Address.parse(spec.location());
+      } catch (IllegalArgumentException e) {
+        problems.add("target.location", e.getMessage());
+      }
+    }
+    for (String number : List.of(CONNECTIONS, MAX_CONNECTIONS)) {
+      try {
+        int n = Integer.parseInt(spec.option(number));
+        if (n < 1 || n > 1000) {
+          problems.add("target.options." + number, "must be between 1 and 1000");
+        }
+      } catch (NumberFormatException e) {
+        problems.add("target.options." + number, "must be a number");
+      }
+    }
+    for (String identifier : List.of(SQL_TABLE, SQL_USER_COLUMN, SQL_PASSWORD_COLUMN)) {
+      if (!SqlUsers.IDENTIFIER.matcher(spec.option(identifier)).matches()) {
+        problems.add("target.options." + identifier, "must be a plain SQL name");
+      }
+    }
+    if ("sql".equals(spec.option(PROVISION)) && spec.option(SQL_URL) == null) {
+      problems.add("target.options." + SQL_URL, "is required with provision sql");
+    }
+  }
+
+  @Override
+  public String describe(TargetSpec spec) {
+    return "IMAP server " + spec.location();
+  }
+
+  @Override
+  public MailTarget open(TargetSpec spec, TargetContext context) throws SQLException, IOException {
+    if (spec.location() == null) {
+      throw new IOException("an IMAP target needs its server: --target imap://host:port");
+    }
+    Map<String, String> env = context.environment();
+    ImapEndpoint.Address address = ImapEndpoint.Address.parse(spec.location());
+    ImapEndpoint endpoint =
+        new ImapEndpoint(
+            address.host(),
+            address.port(),
+            address.implicitTls(),
+            ImapEndpoint.StartTls.parse(spec.option(STARTTLS)),
+            tls(spec.option(TRUST_STORE), env.get(TRUST_STORE_PASSWORD_ENV)),
+            10_000,
+            120_000);
+    AdminLogin login =
+        new AdminLogin(
+            required(env, USER_ENV),
+            password(spec, env),
+            AdminLogin.Method.parse(spec.option(LOGIN)),
+            spec.option(SEPARATOR));
+    ImapServer server =
+        new ImapServer(
+            endpoint,
+            login,
+            Integer.parseInt(spec.option(MAX_CONNECTIONS)),
+            Integer.parseInt(spec.option(CONNECTIONS)));
+    ImapRecords.migrate(context.bookkeeping());
+    ImapRecords records = new ImapRecords(context.bookkeeping(), server.describe());
+    SqlUsers users =
+        "sql".equals(spec.option(PROVISION))
+            ? new SqlUsers(
+                spec.option(SQL_URL),
+                env.get(SQL_USER_ENV),
+                env.get(SQL_PASSWORD_ENV),
+                spec.option(SQL_TABLE),
+                spec.option(SQL_USER_COLUMN),
+                spec.option(SQL_PASSWORD_COLUMN))
+            : null;
+    return new ImapTarget(server, records, users, spec.option(ALL_USERS));
+  }
+
+  private static String required(Map<String, String> env, String name) throws IOException {
+    String value = env.get(name);
+    if (value == null || value.isBlank()) {
+      throw new IOException(
+          "an IMAP target needs the admin's login in the environment variable " + name);
+    }
+    return value;
+  }
+
+  private static String password(TargetSpec spec, Map<String, String> env) throws IOException {
+    String file = spec.option(PASSWORD_FILE);
+    if (file != null) {
+      try {
+        return Files.readString(Path.of(file), StandardCharsets.UTF_8).strip();
+      } catch (IOException e) {
+        throw new IOException("cannot read the IMAP password file " + file + ": " + e, e);
+      }
+    }
+    String password = env.get(PASSWORD_ENV);
+    if (password == null || password.isEmpty()) {
+      throw new IOException(
+          "an IMAP target needs the admin's password: "
+              + PASSWORD_ENV
+              + " or --imap-password-file");
+    }
+    return password;
+  }
+
+  private static SSLContext tls(String trustStore, String password) throws IOException {
+    try {
+      SSLContext context = SSLContext.getInstance("TLS");
+      if (trustStore == null) {
+        context.init(null, null, null);
+        return context;
+      }
+      KeyStore store = KeyStore.getInstance("PKCS12");
+      try (InputStream in = Files.newInputStream(Path.of(trustStore))) {
+        store.load(in, password == null ? null : password.toCharArray());
+      }
+      TrustManagerFactory trust =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      trust.init(store);
+      context.init(null, trust.getTrustManagers(), null);
+      return context;
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot use the trust store " + trustStore + ": " + e.getMessage(), e);
+    }
+  }
+}

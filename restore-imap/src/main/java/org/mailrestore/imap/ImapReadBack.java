@@ -1,0 +1,239 @@
+package org.mailrestore.imap;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.imap.ImapRecords.FolderRow;
+import org.mailrestore.imap.ImapRecords.MessageRow;
+import org.mailrestore.imap.ImapRecords.TagRow;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.Grant;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.mail.SystemFolder;
+import org.mailrestore.source.MailSource;
+import org.mailrestore.target.ProvisionedAccount;
+import org.mailrestore.target.RestoredStore;
+
+/**
+ * What the server holds, read back over IMAP for {@code verify}: each restored message fetched
+ * whole ({@code BODY.PEEK[]}, so nothing is marked seen) with its flags, keywords and INTERNALDATE;
+ * folders as the server lists them; grants by GETACL.
+ */
+final class ImapReadBack implements RestoredStore {
+
+  private static final int FETCH_CHUNK = 200;
+
+  private final ImapServer server;
+  private final ImapRecords records;
+  private final ImapShares shares;
+
+  ImapReadBack(ImapServer server, ImapRecords records, ImapShares shares) {
+    this.server = server;
+    this.records = records;
+    this.shares = shares;
+  }
+
+  @Override
+  public Set<Fidelity> fidelity() {
+    return EnumSet.of(Fidelity.TAGS, Fidelity.GRANTS);
+  }
+
+  @Override
+  public int flagsKept() {
+    return MessageFlags.KEPT;
+  }
+
+  @Override
+  public long dateResolutionMillis() {
+    return 1000; // INTERNALDATE has seconds
+  }
+
+  @Override
+  public Optional<RestoredAccount> account(String name) throws SQLException, IOException {
+    Optional<Integer> key = records.findAccount(name);
+    if (key.isEmpty()) {
+      return Optional.empty();
+    }
+    ProvisionedAccount ref = new ProvisionedAccount(key.get(), name, name, false);
+    int at = name.indexOf('@');
+    return Optional.of(
+        new RestoredAccount(
+            ref,
+            new Account(
+                name,
+                name,
+                at < 0 ? null : name.substring(at + 1),
+                null,
+                "active",
+                false,
+                List.of(),
+                Map.of())));
+  }
+
+  @Override
+  public Map<Integer, RestoredItem> items(ProvisionedAccount account, Collection<Integer> ids)
+      throws SQLException, IOException {
+    Map<Integer, RestoredItem> found = new HashMap<>();
+    Map<Integer, FolderRow> folders = records.folders(account.key());
+    Map<String, String> tagNames = new HashMap<>();
+    for (TagRow t : records.tags(account.key()).values()) {
+      tagNames.put(t.keyword().toLowerCase(java.util.Locale.ROOT), t.name());
+    }
+    try (UserSession s = server.open(account.id())) {
+      Set<String> onServer = ServerFolders.read(s).paths();
+      for (int id : ids) {
+        FolderRow f = folders.get(id);
+        if (f != null && !SystemFolder.isReserved(id) && onServer.contains(f.path())) {
+          Revision state = Revision.builder(1, 0).folder(f.parentId()).name(f.name()).build();
+          found.put(id, new RestoredItem(new Item(id, ItemType.FOLDER, List.of(state)), null));
+        }
+      }
+      Map<Integer, List<MessageRow>> byFolder = new LinkedHashMap<>();
+      for (MessageRow m : records.messages(account.key(), ids)) {
+        byFolder.computeIfAbsent(m.folderId(), k -> new ArrayList<>()).add(m);
+      }
+      for (Map.Entry<Integer, List<MessageRow>> e : byFolder.entrySet()) {
+        FolderRow f = folders.get(e.getKey());
+        if (f != null) {
+          fetch(s, f, e.getValue(), tagNames, found);
+        }
+      }
+    }
+    return found;
+  }
+
+  private void fetch(
+      UserSession s,
+      FolderRow folder,
+      List<MessageRow> rows,
+      Map<String, String> tagNames,
+      Map<Integer, RestoredItem> found)
+      throws IOException {
+    FolderAppender.Contents contents = new FolderAppender(s, folder.path()).contents();
+    if (contents == null) {
+      return;
+    }
+    Map<Long, MessageRow> byUid = new HashMap<>();
+    for (MessageRow m : rows) {
+      if (m.uidValidity() == contents.uidValidity()) {
+        byUid.put(m.uid(), m);
+      }
+    }
+    List<Long> uids = new ArrayList<>(byUid.keySet());
+    for (int from = 0; from < uids.size(); from += FETCH_CHUNK) {
+      String set = UidSet.format(uids.subList(from, Math.min(uids.size(), from + FETCH_CHUNK)));
+      for (Response r :
+          s.ok(Command.of("UID FETCH").text(" " + set + " (UID FLAGS INTERNALDATE BODY.PEEK[])"))
+              .untagged()) {
+        if (!r.is("FETCH")) {
+          continue;
+        }
+        ServerMessage m = ServerMessage.of(r);
+        MessageRow row = byUid.get(m.uid());
+        if (row == null || m.body() == null) {
+          continue;
+        }
+        byte[] bytes = row.lineEndings().restore(m.body(), row.bareLines());
+        List<String> tags = new ArrayList<>();
+        for (String flag : m.flags()) {
+          if (!MessageFlags.isMapped(flag)) {
+            tags.add(tagNames.getOrDefault(flag.toLowerCase(java.util.Locale.ROOT), flag));
+          }
+        }
+        Revision state =
+            Revision.builder(1, 0)
+                .folder(folder.id())
+                .flags(MessageFlags.fromImap(m.flags()))
+                .tags(tags)
+                .date(m.date())
+                .blob(bytes.length, BlobDigest.ofContent(bytes))
+                .build();
+        found.put(
+            row.id(),
+            new RestoredItem(
+                new Item(row.id(), ItemType.MESSAGE, List.of(state)),
+                () -> new ByteArrayInputStream(bytes)));
+      }
+    }
+  }
+
+  @Override
+  public long countItems(ProvisionedAccount account) throws SQLException, IOException {
+    long count = records.tags(account.key()).size();
+    try (UserSession s = server.open(account.id())) {
+      ServerFolders folders = ServerFolders.read(s);
+      for (String path : folders.paths()) {
+        for (Response r : s.ok(Command.of("STATUS").mailbox(path).text(" (MESSAGES)")).untagged()) {
+          if (r.is("STATUS") && r.data().get(r.data().size() - 1) instanceof List<?> l) {
+            count += Long.parseLong(String.valueOf(l.get(1)));
+          }
+        }
+      }
+      count +=
+          records.folders(account.key()).keySet().stream()
+              .filter(id -> !SystemFolder.isReserved(id))
+              .count();
+    }
+    return count;
+  }
+
+  @Override
+  public Map<Integer, String> tags(ProvisionedAccount account) throws SQLException {
+    Map<Integer, String> tags = new HashMap<>();
+    records.tags(account.key()).values().forEach(t -> tags.put(t.id(), t.name()));
+    return tags;
+  }
+
+  @Override
+  public List<Grant> grants(ProvisionedAccount account) throws SQLException, IOException {
+    List<Grant> grants = new ArrayList<>();
+    try (UserSession s = server.open(account.id())) {
+      if (!s.has("ACL")) {
+        return grants;
+      }
+      for (FolderRow f : records.folders(account.key()).values()) {
+        ImapSession.Result r = s.run(Command.of("GETACL").mailbox(f.path()));
+        if (!r.tagged().isOk()) {
+          continue;
+        }
+        for (Response u : r.untagged()) {
+          if (!u.is("ACL")) {
+            continue;
+          }
+          List<Object> d = u.data();
+          for (int i = 2; i + 1 < d.size(); i += 2) {
+            String who = String.valueOf(d.get(i));
+            String rights = AclRights.fromImap(String.valueOf(d.get(i + 1)));
+            if (!who.equalsIgnoreCase(account.id()) && !rights.isEmpty()) {
+              grants.add(new Grant(f.id(), shares.typeOf(who), who, who, rights));
+            }
+          }
+        }
+      }
+    }
+    return grants;
+  }
+
+  @Override
+  public Map<Integer, Revision.MountTarget> mounts(ProvisionedAccount account) {
+    return Map.of();
+  }
+
+  @Override
+  public MailSource asSource() throws IOException {
+    throw new IOException(
+        "export from an IMAP server is not built yet: restore into the mailstore to export");
+  }
+}

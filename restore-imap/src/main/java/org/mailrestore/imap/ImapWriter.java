@@ -1,0 +1,444 @@
+package org.mailrestore.imap;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.MessageDigest;
+import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.blob.BlobException;
+import org.mailrestore.imap.Appending.Placed;
+import org.mailrestore.imap.ImapRecords.MessageRow;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.restore.FailureReason;
+import org.mailrestore.source.Passing;
+import org.mailrestore.sql.Sql;
+import org.mailrestore.target.ClusterJournal;
+import org.mailrestore.target.FolderBatch;
+import org.mailrestore.target.ItemBatch;
+import org.mailrestore.target.ItemBatch.ItemToWrite;
+import org.mailrestore.target.ItemBatch.Staged;
+import org.mailrestore.target.MailboxWriter;
+import org.mailrestore.target.ProvisionedAccount;
+import org.mailrestore.target.WriteContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Phase 2 of one account on the server: folders and keywords, then messages appended in clusters
+ * over a few sessions of the user (the server's bound on connections holds over all accounts).
+ *
+ * <p>A cluster's messages are appended, then recorded with the engine's journal in one transaction.
+ * A crash between the two leaves messages on the server that no record names: a cluster written
+ * again in doubt first looks them up ({@link FolderAppender#find}) and appends only what is not
+ * there, so nothing is appended twice.
+ */
+final class ImapWriter implements MailboxWriter {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ImapWriter.class);
+  private static final int ATTEMPTS = 5;
+
+  private final ImapServer server;
+  private final ImapRecords records;
+  private final ProvisionedAccount account;
+  private final WriteContext context;
+  private final Deque<UserSession> idle = new ArrayDeque<>();
+  private final FolderPaths folders;
+  private final TagKeywords keywords;
+
+  /** UIDs appended or found by clusters not yet committed, per folder and UIDVALIDITY. */
+  private final Map<String, Set<Long>> claimed = new ConcurrentHashMap<>();
+
+  ImapWriter(
+      ImapServer server, ImapRecords records, ProvisionedAccount account, WriteContext context)
+      throws SQLException {
+    this.server = server;
+    this.records = records;
+    this.account = account;
+    this.context = context;
+    this.folders = new FolderPaths(records, account.key());
+    this.keywords = new TagKeywords(records, account.key());
+  }
+
+  // ---- sessions ------------------------------------------------------------------------------
+
+  private UserSession borrow() throws IOException {
+    synchronized (idle) {
+      UserSession s = idle.poll();
+      if (s != null) {
+        return s;
+      }
+    }
+    return server.open(account.id());
+  }
+
+  private void giveBack(UserSession s) {
+    if (s.isBroken()) {
+      s.close();
+      return;
+    }
+    synchronized (idle) {
+      if (idle.size() < server.perAccount()) {
+        idle.push(s);
+        return;
+      }
+    }
+    s.close();
+  }
+
+  @Override
+  public void close() {
+    synchronized (idle) {
+      idle.forEach(UserSession::close);
+      idle.clear();
+    }
+  }
+
+  // ---- cluster 0: folders and tags -------------------------------------------------------------
+
+  @Override
+  public Map<Integer, Set<String>> folderNamesByParent() throws SQLException, IOException {
+    UserSession s = borrow();
+    try {
+      return folders.namesByParent(s);
+    } finally {
+      giveBack(s);
+    }
+  }
+
+  @Override
+  public void writeFolders(FolderBatch batch, ClusterJournal journal)
+      throws SQLException, IOException {
+    UserSession s = borrow();
+    try {
+      FolderPaths.Created created = folders.create(s, batch);
+      Map<FolderBatch.TagToWrite, Integer> sameAs = new HashMap<>();
+      List<FolderBatch.TagToWrite> newTags = new ArrayList<>();
+      for (FolderBatch.TagToWrite tag : batch.tags()) {
+        Integer existing = keywords.idOf(tag.name());
+        if (existing != null) {
+          sameAs.put(tag, existing);
+        } else {
+          newTags.add(tag);
+        }
+      }
+      Sql.inTransaction(
+          records.dataSource(),
+          c -> {
+            folders.record(c, created, journal);
+            keywords.record(c, newTags, journal);
+            sameAs.forEach(journal::sameAs);
+            journal.writeIn(c);
+            return null;
+          });
+      folders.committed();
+      keywords.committed();
+    } finally {
+      giveBack(s);
+    }
+  }
+
+  // ---- content -------------------------------------------------------------------------------
+
+  @Override
+  public Staged stage(Passing content, BlobDigest declared) throws IOException {
+    byte[] bytes;
+    try (InputStream in = content.open()) {
+      bytes = in.readAllBytes();
+    }
+    BlobDigest digest = BlobDigest.ofContent(bytes);
+    if (bytes.length != content.size()) {
+      throw new BlobException(
+          BlobException.Reason.SIZE_MISMATCH,
+          content.describe() + ": " + bytes.length + " bytes, not " + content.size());
+    }
+    if (declared != null && !declared.equals(digest)) {
+      throw new BlobException(
+          BlobException.Reason.DIGEST_MISMATCH,
+          content.describe() + " hashes to " + digest + ", not " + declared);
+    }
+    return new Staged(digest, bytes.length, bytes);
+  }
+
+  @Override
+  public void writeItems(ItemBatch batch, ClusterJournal journal) throws SQLException, IOException {
+    Map<ItemToWrite, String> failed = new LinkedHashMap<>();
+    Map<ItemToWrite, FailureReason> reasons = new HashMap<>();
+    List<Appending> ready = new ArrayList<>();
+    UserSession s = borrow();
+    try {
+      for (ItemToWrite item : batch.items()) {
+        prepare(s, item, ready, failed, reasons);
+      }
+    } finally {
+      giveBack(s);
+    }
+    Map<Appending, Placed> placed = new LinkedHashMap<>();
+    Map<Appending, String> refused = new LinkedHashMap<>();
+    try {
+      append(ready, batch.inDoubt(), placed, refused);
+      refused.forEach((m, why) -> {
+        failed.put(m.item(), "the server refused it: " + why);
+        reasons.put(m.item(), FailureReason.TARGET_REFUSED);
+      });
+      commit(placed, failed, reasons, journal);
+    } finally {
+      placed.forEach((m, p) -> unclaim(m.folderId(), p));
+    }
+  }
+
+  private void prepare(
+      UserSession s,
+      ItemToWrite item,
+      List<Appending> ready,
+      Map<ItemToWrite, String> failed,
+      Map<ItemToWrite, FailureReason> reasons)
+      throws IOException, SQLException {
+    if (item.type() != ItemType.MESSAGE) {
+      failed.put(item, "an IMAP server holds messages only, not a " + item.type().wireName());
+      reasons.put(item, FailureReason.NOT_CARRIED);
+      return;
+    }
+    String folder = folders.path(s, item.folder());
+    if (folder == null) {
+      failed.put(item, "its folder " + item.folder() + " was not created on the server");
+      reasons.put(item, FailureReason.FOLDER_MISSING);
+      return;
+    }
+    byte[] bytes;
+    try {
+      bytes = content(item);
+    } catch (BlobException e) {
+      failed.put(item, e.getMessage());
+      reasons.put(item, FailureReason.of(e.reason()));
+      return;
+    }
+    List<String> flags = new ArrayList<>(MessageFlags.toImap(item.state().flags()));
+    for (String tag : item.state().tags()) {
+      flags.add(keywords.keywordFor(tag));
+    }
+    LineEndings endings = LineEndings.of(bytes);
+    byte[] crlf = endings == LineEndings.CRLF ? bytes : LineEndings.toCrlf(bytes);
+    ready.add(
+        new Appending(
+            item,
+            item.folder(),
+            folder,
+            crlf,
+            endings,
+            endings == LineEndings.MIXED ? LineEndings.bareLines(bytes) : null,
+            flags,
+            item.state().date(),
+            Appending.messageId(crlf)));
+  }
+
+  /** The item's bytes, checked against its digest and size. */
+  private byte[] content(ItemToWrite item) throws IOException {
+    if (item.staged() != null) {
+      return (byte[]) item.staged().handle();
+    }
+    if (item.state().digest() == null) {
+      throw new BlobException(BlobException.Reason.MISSING, "the item names no content");
+    }
+    byte[] bytes;
+    context.transfers().acquireUninterruptibly();
+    try (InputStream in = context.blobs().open(item.state().digest())) {
+      bytes = in.readAllBytes();
+    } catch (BlobException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new BlobException(BlobException.Reason.IO_ERROR, e.getMessage(), e);
+    } finally {
+      context.transfers().release();
+    }
+    MessageDigest sha = BlobDigest.newSha256();
+    BlobDigest digest = BlobDigest.of(sha.digest(bytes));
+    if (!digest.equals(item.state().digest())) {
+      throw new BlobException(
+          BlobException.Reason.DIGEST_MISMATCH,
+          context.blobs().describe(item.state().digest()) + " hashes to " + digest);
+    }
+    if (item.state().size() > 0 && bytes.length != item.state().size()) {
+      throw new BlobException(
+          BlobException.Reason.SIZE_MISMATCH,
+          "the content has " + bytes.length + " bytes, the item declares " + item.state().size());
+    }
+    return bytes;
+  }
+
+  /**
+   * Appends what is not on the server yet, folder by folder; retries a broken connection or a
+   * passing refusal a few times, in doubt (looking first for what the failed attempt appended).
+   */
+  private void append(
+      List<Appending> ready,
+      boolean inDoubt,
+      Map<Appending, Placed> placed,
+      Map<Appending, String> refused)
+      throws IOException, SQLException {
+    Map<String, List<Appending>> byFolder = new LinkedHashMap<>();
+    ready.forEach(m -> byFolder.computeIfAbsent(m.folder(), k -> new ArrayList<>()).add(m));
+    for (List<Appending> group : byFolder.values()) {
+      boolean doubt = inDoubt;
+      for (int attempt = 1; ; attempt++) {
+        UserSession s = borrow();
+        try {
+          appendGroup(s, group, doubt, placed, refused);
+          break;
+        } catch (IOException e) {
+          if (attempt >= ATTEMPTS) {
+            throw e;
+          }
+          LOG.warn(
+              "{}: appending to {} failed ({}); retry {} of {}",
+              account.name(),
+              group.get(0).folder(),
+              e.getMessage(),
+              attempt,
+              ATTEMPTS - 1);
+          doubt = true;
+          sleep(attempt);
+        } finally {
+          giveBack(s);
+        }
+      }
+    }
+  }
+
+  private void appendGroup(
+      UserSession s,
+      List<Appending> group,
+      boolean inDoubt,
+      Map<Appending, Placed> placed,
+      Map<Appending, String> refused)
+      throws IOException, SQLException {
+    List<Appending> todo = new ArrayList<>();
+    for (Appending m : group) {
+      if (!placed.containsKey(m) && !refused.containsKey(m)) {
+        todo.add(m);
+      }
+    }
+    FolderAppender appender = new FolderAppender(s, todo.isEmpty() ? "" : todo.get(0).folder());
+    if (inDoubt && !todo.isEmpty()) {
+      Map<Appending, Placed> found = lookUp(appender, todo);
+      placed.putAll(found);
+      todo.removeAll(found.keySet());
+    }
+    if (todo.isEmpty()) {
+      return;
+    }
+    FolderAppender.Outcome outcome = appender.append(todo);
+    outcome.placed().forEach((m, p) -> claim(m.folderId(), p));
+    placed.putAll(outcome.placed());
+    refused.putAll(outcome.refused());
+    List<Appending> unplaced = new ArrayList<>();
+    for (Appending m : todo) {
+      if (!outcome.placed().containsKey(m) && !outcome.refused().containsKey(m)) {
+        unplaced.add(m);
+      }
+    }
+    if (!unplaced.isEmpty()) {
+      if (server.firstWithoutUidplus()) {
+        LOG.warn(
+            "{} reports no APPENDUID (UIDPLUS, RFC 4315): each appended message is looked up"
+                + " on the server afterwards, which is slower",
+            server.describe());
+      }
+      Map<Appending, Placed> found = lookUp(appender, unplaced);
+      placed.putAll(found);
+      for (Appending m : unplaced) {
+        if (!found.containsKey(m)) {
+          throw new IOException(
+              "appended " + m.item().location() + " but cannot find it on the server again");
+        }
+      }
+    }
+  }
+
+  /** Finds messages on the server that no record names; one cluster at a time per account. */
+  private synchronized Map<Appending, Placed> lookUp(FolderAppender appender, List<Appending> todo)
+      throws IOException, SQLException {
+    FolderAppender.Contents contents = appender.contents();
+    if (contents == null) {
+      return Map.of();
+    }
+    int folderId = todo.get(0).folderId();
+    Set<Long> known =
+        new HashSet<>(records.recordedUids(account.key(), folderId, contents.uidValidity()));
+    known.addAll(claimed.getOrDefault(claimKey(folderId, contents.uidValidity()), Set.of()));
+    Map<Appending, Placed> found = appender.find(todo, contents, known);
+    found.forEach((m, p) -> claim(folderId, p));
+    return found;
+  }
+
+  private void claim(int folderId, Placed p) {
+    claimed
+        .computeIfAbsent(claimKey(folderId, p.uidValidity()), k -> ConcurrentHashMap.newKeySet())
+        .add(p.uid());
+  }
+
+  private void unclaim(int folderId, Placed p) {
+    Set<Long> set = claimed.get(claimKey(folderId, p.uidValidity()));
+    if (set != null) {
+      set.remove(p.uid());
+    }
+  }
+
+  private static String claimKey(int folderId, long uidValidity) {
+    return folderId + "/" + uidValidity;
+  }
+
+  private void commit(
+      Map<Appending, Placed> placed,
+      Map<ItemToWrite, String> failed,
+      Map<ItemToWrite, FailureReason> reasons,
+      ClusterJournal journal)
+      throws SQLException {
+    Sql.inTransaction(
+        records.dataSource(),
+        c -> {
+          List<MessageRow> rows = new ArrayList<>(placed.size());
+          if (!placed.isEmpty()) {
+            int next = ImapRecords.allocate(c, account.key(), placed.size());
+            for (Map.Entry<Appending, Placed> e : placed.entrySet()) {
+              Appending m = e.getKey();
+              int id = next++;
+              rows.add(
+                  new MessageRow(
+                      id,
+                      m.folderId(),
+                      e.getValue().uidValidity(),
+                      e.getValue().uid(),
+                      m.lineEndings(),
+                      m.lineEndings() == LineEndings.MIXED ? m.bareLines() : null));
+              journal.restored(m.item(), id);
+            }
+            ImapRecords.addMessages(c, account.key(), rows);
+          }
+          failed.forEach((item, why) -> journal.failed(item, reasons.get(item), why));
+          journal.writeIn(c);
+          return null;
+        });
+  }
+
+  private static void sleep(int attempt) throws IOException {
+    try {
+      Thread.sleep(Math.min(8000L, 500L << attempt));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+  }
+
+  @Override
+  public void finish() {}
+}

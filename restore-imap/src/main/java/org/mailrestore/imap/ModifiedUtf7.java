@@ -1,0 +1,70 @@
+package org.mailrestore.imap;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/**
+ * Mailbox names on the wire (RFC 3501 §5.1.3): printable ASCII as itself, {@code &} as {@code &-},
+ * anything else as UTF-16 in a modified base64 ({@code ,} for {@code /}, no padding) between {@code
+ * &} and {@code -}.
+ */
+final class ModifiedUtf7 {
+
+  private static final Base64.Encoder ENCODER = Base64.getEncoder().withoutPadding();
+  private static final Base64.Decoder DECODER = Base64.getDecoder();
+
+  private ModifiedUtf7() {}
+
+  static String encode(String name) {
+    StringBuilder out = new StringBuilder(name.length() + 8);
+    int i = 0;
+    while (i < name.length()) {
+      char c = name.charAt(i);
+      if (c >= 0x20 && c <= 0x7e) {
+        out.append(c == '&' ? "&-" : String.valueOf(c));
+        i++;
+        continue;
+      }
+      int end = i;
+      while (end < name.length() && (name.charAt(end) < 0x20 || name.charAt(end) > 0x7e)) {
+        end++;
+      }
+      byte[] utf16 = name.substring(i, end).getBytes(StandardCharsets.UTF_16BE);
+      out.append('&').append(ENCODER.encodeToString(utf16).replace('/', ',')).append('-');
+      i = end;
+    }
+    return out.toString();
+  }
+
+  /**
+   * @throws IllegalArgumentException when the name is not valid modified UTF-7
+   */
+  static String decode(String wire) {
+    StringBuilder out = new StringBuilder(wire.length());
+    int i = 0;
+    while (i < wire.length()) {
+      char c = wire.charAt(i);
+      if (c != '&') {
+        out.append(c);
+        i++;
+        continue;
+      }
+      int end = wire.indexOf('-', i + 1);
+      if (end < 0) {
+        throw new IllegalArgumentException("unterminated '&' in mailbox name " + wire);
+      }
+      if (end == i + 1) {
+        out.append('&');
+      } else {
+        byte[] utf16 = DECODER.decode(wire.substring(i + 1, end).replace(',', '/'));
+        if (utf16.length % 2 != 0) {
+          throw new IllegalArgumentException("odd UTF-16 length in mailbox name " + wire);
+        }
+        out.append(StandardCharsets.UTF_16BE.decode(ByteBuffer.wrap(utf16)));
+      }
+      i = end + 1;
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,53 @@
+package org.mailrestore.imap;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.List;
+
+/** A session logged in as one user, giving its connection back to the server's bound on close. */
+final class UserSession implements Closeable {
+
+  private final ImapSession session;
+  private final String user;
+  private final Runnable release;
+  private boolean closed;
+
+  UserSession(ImapSession session, String user, Runnable release) {
+    this.session = session;
+    this.user = user;
+    this.release = release;
+  }
+
+  String user() {
+    return user;
+  }
+
+  boolean has(String capability) {
+    return session.has(capability);
+  }
+
+  boolean isBroken() {
+    return session.isBroken();
+  }
+
+  ImapSession.Result ok(Command command) throws IOException {
+    return session.ok(command);
+  }
+
+  ImapSession.Result run(Command command) throws IOException {
+    return session.run(command);
+  }
+
+  List<ImapSession.Result> pipeline(List<Command> commands) throws IOException {
+    return session.pipeline(commands);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (!closed) {
+      closed = true;
+      session.close();
+      release.run();
+    }
+  }
+}

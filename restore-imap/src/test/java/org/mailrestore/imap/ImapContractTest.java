@@ -1,0 +1,91 @@
+package org.mailrestore.imap;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.mailrestore.target.MailTarget;
+import org.mailrestore.target.MailTargetContract;
+import org.mailrestore.target.TargetContext;
+import org.mailrestore.target.TargetKinds;
+import org.mailrestore.target.TargetSpec;
+import org.mailrestore.testkit.DovecotServer;
+
+/** The target contract against real servers started by the tests. */
+class ImapContractTest {
+
+  @BeforeAll
+  static void needsDovecot() {
+    assumeTrue(
+        DovecotServer.installed(),
+        "Dovecot (dovecot-imapd, dovecot-mysql) is not installed: .ci/run installs it");
+  }
+
+  /**
+   * Dovecot with its SQL userdb: accounts created by {@code --provision sql}, master user by SASL
+   * authzid.
+   */
+  @Nested
+  class DovecotProvisioningSql extends MailTargetContract {
+    private final String domain =
+        "c" + UUID.randomUUID().toString().substring(0, 8) + ".example.org";
+
+    @Override
+    protected String domain() {
+      return domain;
+    }
+
+    @Override
+    protected MailTarget open(TargetContext context) throws Exception {
+      DovecotServer dovecot = DovecotServer.get();
+      return TargetKinds.installed()
+          .open(
+              TargetSpec.of(
+                  ImapKind.NAME,
+                  dovecot.url(),
+                  Map.of(
+                      ImapKind.STARTTLS, "never",
+                      ImapKind.PROVISION, "sql",
+                      ImapKind.SQL_URL, dovecot.usersJdbcUrl())),
+              withAdmin(context, DovecotServer.MASTER, DovecotServer.MASTER_PASSWORD));
+    }
+  }
+
+  /** Dovecot with accounts that exist already, the master user as {@code user*master}. */
+  @Nested
+  class DovecotExistingAccountsSeparator extends MailTargetContract {
+    private final String domain =
+        "c" + UUID.randomUUID().toString().substring(0, 8) + ".example.org";
+
+    @Override
+    protected String domain() {
+      return domain;
+    }
+
+    @Override
+    protected MailTarget open(TargetContext context) throws Exception {
+      DovecotServer dovecot = DovecotServer.get();
+      for (String user : new String[] {"ann", "bea", "cid", "dan", "eve", "fay", "gus"}) {
+        dovecot.addUser(user + "@" + domain);
+      }
+      return TargetKinds.installed()
+          .open(
+              TargetSpec.of(
+                  ImapKind.NAME,
+                  dovecot.url(),
+                  Map.of(ImapKind.STARTTLS, "never", ImapKind.LOGIN, "separator")),
+              withAdmin(context, DovecotServer.MASTER, DovecotServer.MASTER_PASSWORD));
+    }
+  }
+
+  static TargetContext withAdmin(TargetContext context, String user, String password) {
+    Map<String, String> env = new HashMap<>(context.environment());
+    env.put(ImapKind.USER_ENV, user);
+    env.put(ImapKind.PASSWORD_ENV, password);
+    return new TargetContext(
+        context.bookkeeping(), context.s3(), context.limits(), context.registry(), env);
+  }
+}

@@ -1,0 +1,129 @@
+package org.mailrestore.imap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The formats of the wire, against the examples of their RFCs and what servers send. */
+class WireFormatsTest {
+
+  @Test
+  void mailboxNamesAreModifiedUtf7() {
+    // RFC 3501 §5.1.3's own example, and the cases around it.
+    assertThat(ModifiedUtf7.encode("~peter/mail/台北/日本語"))
+        .isEqualTo("~peter/mail/&U,BTFw-/&ZeVnLIqe-");
+    assertThat(ModifiedUtf7.decode("~peter/mail/&U,BTFw-/&ZeVnLIqe-"))
+        .isEqualTo("~peter/mail/台北/日本語");
+    assertThat(ModifiedUtf7.encode("Tom & Jerry")).isEqualTo("Tom &- Jerry");
+    assertThat(ModifiedUtf7.encode("Entwürfe")).isEqualTo("Entw&APw-rfe");
+    for (String name : List.of("Éléments envoyés", "Входящие", "😀 emoji", "a&b", "")) {
+      assertThat(ModifiedUtf7.decode(ModifiedUtf7.encode(name))).isEqualTo(name);
+    }
+    assertThatThrownBy(() -> ModifiedUtf7.decode("&U,BTFw"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void responsesAreParsedWithLiteralsListsAndCodes() throws IOException {
+    ResponseReader reader =
+        reader(
+            "* OK [UIDVALIDITY 3857529045] UIDs valid\r\n"
+                + "* LIST (\\HasNoChildren \\Sent) \"/\" {4}\r\nSent\r\n"
+                + "* 12 FETCH (UID 7 FLAGS (\\Seen $Work) RFC822.SIZE 42"
+                + " BODY[HEADER.FIELDS (MESSAGE-ID)] {21}\r\nMessage-ID: <a@b>\r\n\r\n)\r\n"
+                + "* NAMESPACE ((\"INBOX/\" \"/\")) NIL NIL\r\n"
+                + "+ go ahead\r\n"
+                + "M1 OK [APPENDUID 38505 3955:3957] done\r\n");
+    Response ok = reader.read();
+    assertThat(ok.status()).isEqualTo("OK");
+    assertThat(ok.codeName()).isEqualTo("UIDVALIDITY");
+    assertThat(ok.codeArguments()).isEqualTo("3857529045");
+    Response list = reader.read();
+    assertThat(list.is("LIST")).isTrue();
+    assertThat(list.data().get(1)).isEqualTo(List.of("\\HasNoChildren", "\\Sent"));
+    assertThat(new String((byte[]) list.data().get(3), StandardCharsets.US_ASCII))
+        .isEqualTo("Sent");
+    Response fetch = reader.read();
+    assertThat(fetch.is("FETCH")).isTrue();
+    ServerMessage m = ServerMessage.of(fetch);
+    assertThat(m.uid()).isEqualTo(7);
+    assertThat(m.size()).isEqualTo(42);
+    assertThat(m.flags()).containsExactly("\\Seen", "$Work");
+    assertThat(m.messageId()).isEqualTo("<a@b>");
+    Response namespace = reader.read();
+    assertThat(namespace.data().get(1)).isEqualTo(List.of(List.of("INBOX/", "/")));
+    assertThat(namespace.data().get(2)).isNull();
+    assertThat(reader.read().isContinuation()).isTrue();
+    Response tagged = reader.read();
+    assertThat(tagged.tag()).isEqualTo("M1");
+    assertThat(UidSet.parse(tagged.codeArguments().split(" ")[1]))
+        .containsExactly(3955L, 3956L, 3957L);
+    assertThatThrownBy(reader::read).isInstanceOf(EOFException.class);
+  }
+
+  @Test
+  void aTruncatedLiteralIsAnErrorNotAShortMessage() {
+    ResponseReader reader = reader("* 1 FETCH (BODY[] {100}\r\nonly a few bytes");
+    assertThatThrownBy(reader::read).isInstanceOf(EOFException.class);
+  }
+
+  @Test
+  void uidSetsRoundTrip() {
+    assertThat(UidSet.format(List.of(5L, 1L, 2L, 3L, 9L))).isEqualTo("1:3,5,9");
+    assertThat(UidSet.parse("1:3,5,9")).containsExactly(1L, 2L, 3L, 5L, 9L);
+  }
+
+  @Test
+  void bareLineFeedsGoAsCrlfAndComeBackAsTheyWere() {
+    byte[] lf = "From: a\nSubject: b\n\nbody\r-ish\n".getBytes(StandardCharsets.US_ASCII);
+    assertThat(LineEndings.of(lf)).isEqualTo(LineEndings.LF);
+    byte[] sent = LineEndings.toCrlf(lf);
+    assertThat(new String(sent, StandardCharsets.US_ASCII))
+        .isEqualTo("From: a\r\nSubject: b\r\n\r\nbody\r-ish\r\n");
+    assertThat(LineEndings.LF.restore(sent, null)).isEqualTo(lf);
+    byte[] mixed = "H: a\r\nH: b\r\n\r\nbody\nmore\r\nend\n".getBytes(StandardCharsets.US_ASCII);
+    assertThat(LineEndings.of(mixed)).isEqualTo(LineEndings.MIXED);
+    assertThat(LineEndings.MIXED.restore(LineEndings.toCrlf(mixed), LineEndings.bareLines(mixed)))
+        .isEqualTo(mixed);
+    assertThat(LineEndings.of("a\r\nb\r\n".getBytes(StandardCharsets.US_ASCII)))
+        .isEqualTo(LineEndings.CRLF);
+  }
+
+  @Test
+  void flagsRightsAndKeywordsMapBothWays() {
+    assertThat(MessageFlags.toImap("uf")).containsExactly("\\Flagged");
+    assertThat(MessageFlags.toImap("rwd"))
+        .containsExactly("\\Seen", "\\Answered", "\\Draft", "$Forwarded");
+    assertThat(MessageFlags.fromImap(MessageFlags.toImap("ufrwdxn")))
+        .isEqualTo(org.mailrestore.mail.Flags.normalize("ufrwdxn"));
+    assertThat(AclRights.toImap("rwi")).isEqualTo("lrswik");
+    assertThat(AclRights.fromImap("lrswik")).isEqualTo("rwi");
+    assertThat(AclRights.fromImap(AclRights.toImap("rwida"))).isEqualTo("rwida");
+    assertThat(Keywords.of("Très important", Set.of())).isEqualTo("Tr_s_important");
+    assertThat(Keywords.of("$Forwarded", Set.of())).isEqualTo("T$Forwarded");
+    assertThat(Keywords.of("work", Set.of("work"))).isEqualTo("work_2");
+  }
+
+  @Test
+  void messageIdIsFoundInFoldedHeadersOnly() {
+    byte[] m =
+        "Subject: x\r\nMessage-ID:\r\n <ABC@example.org>\r\n\r\nMessage-ID: <body@x>\r\n"
+            .getBytes(StandardCharsets.US_ASCII);
+    assertThat(Appending.messageId(m)).isEqualTo("<abc@example.org>");
+    assertThat(
+            Appending.messageId(
+                "Subject: x\r\n\r\nMessage-ID: <b>\r\n".getBytes(StandardCharsets.US_ASCII)))
+        .isNull();
+  }
+
+  private static ResponseReader reader(String text) {
+    return new ResponseReader(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
+  }
+}

@@ -1,0 +1,283 @@
+package org.mailrestore.testkit;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Dovecot of the tests' own, from Debian's {@code dovecot-imapd} and {@code dovecot-mysql}: its
+ * own configuration, data and run directories, a loopback port, a master user, ACLs, and its users
+ * in an SQL userdb on the test MariaDB (table {@code users}: {@code email}, {@code password}), as a
+ * site would run it. Never the package's system service. Started once per test JVM.
+ */
+public final class DovecotServer {
+
+  public static final String MASTER = "mailrestore-master";
+  public static final String MASTER_PASSWORD = "master-" + UUID.randomUUID();
+  public static final String USER_PASSWORD = "user-secret";
+
+  private static DovecotServer instance;
+
+  private final Path dir;
+  private final int port;
+  private final String database;
+
+  private DovecotServer(Path dir, int port, String database) {
+    this.dir = dir;
+    this.port = port;
+    this.database = database;
+  }
+
+  /** Whether Dovecot is installed here (the tests that need it are skipped otherwise). */
+  public static boolean installed() {
+    return Files.isExecutable(Path.of("/usr/sbin/dovecot"))
+        && Files.exists(Path.of("/usr/lib/dovecot/modules/auth/libdriver_mysql.so"))
+        && Files.exists(Path.of("/usr/lib/dovecot/modules/lib02_imap_acl_plugin.so"));
+  }
+
+  public static synchronized DovecotServer get() throws IOException, SQLException {
+    if (instance == null) {
+      instance = start();
+      Runtime.getRuntime().addShutdownHook(new Thread(instance::stop));
+    }
+    return instance;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public String url() {
+    return "imap://127.0.0.1:" + port;
+  }
+
+  /** The JDBC URL of the user database (for {@code --provision sql}), credentials included. */
+  public String usersJdbcUrl() {
+    MariaDbServer db = TestMariaDb.server();
+    return "jdbc:mariadb://"
+        + db.host()
+        + ":"
+        + db.port()
+        + "/"
+        + database
+        + "?user="
+        + db.user()
+        + (db.password() == null || db.password().isEmpty() ? "" : "&password=" + db.password());
+  }
+
+  /** Adds a user who can log in with {@link #USER_PASSWORD}. */
+  public void addUser(String email) throws SQLException {
+    try (Connection c = DriverManager.getConnection(usersJdbcUrl());
+        var ps = c.prepareStatement("INSERT IGNORE INTO users (email, password) VALUES (?, ?)")) {
+      ps.setString(1, email);
+      ps.setString(2, "{PLAIN}" + USER_PASSWORD);
+      ps.executeUpdate();
+    }
+  }
+
+  private static DovecotServer start() throws IOException, SQLException {
+    Path dir = Files.createTempDirectory("mailrestore-dovecot-");
+    // Dovecot's own processes (auth as user dovecot) read the configuration and the passwd file.
+    Files.setPosixFilePermissions(
+        dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    int port = freePort();
+    String database =
+        "mr_dovecot_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    MariaDbServer db = TestMariaDb.server();
+    try (Connection c = DriverManager.getConnection(db.serverUrl(), db.user(), db.password());
+        Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + database);
+      s.execute(
+          "CREATE TABLE "
+              + database
+              + ".users (email VARCHAR(255) PRIMARY KEY, password VARCHAR(255) NOT NULL)");
+    }
+    for (String sub : List.of("run", "state", "mail")) {
+      Files.createDirectories(dir.resolve(sub));
+    }
+    boolean root = "root".equals(System.getProperty("user.name"));
+    String me = System.getProperty("user.name");
+    Files.writeString(dir.resolve("master.passwd"), MASTER + ":{PLAIN}" + MASTER_PASSWORD + "\n");
+    Files.writeString(
+        dir.resolve("sql.conf"),
+        String.join(
+            "\n",
+            "driver = mysql",
+            "connect = host="
+                + db.host()
+                + " port="
+                + db.port()
+                + " dbname="
+                + database
+                + " user="
+                + db.user()
+                + (db.password() == null || db.password().isEmpty()
+                    ? ""
+                    : " password=" + db.password()),
+            "default_pass_scheme = SHA512-CRYPT",
+            "password_query = SELECT email AS user, password FROM users WHERE email = '%u'",
+            "user_query = SELECT email AS user FROM users WHERE email = '%u'",
+            "iterate_query = SELECT email AS user FROM users",
+            ""));
+    String users =
+        root
+            ? "mail_uid = mail\nmail_gid = mail\nfirst_valid_uid = 8\nfirst_valid_gid = 8\n"
+            : "default_internal_user = "
+                + me
+                + "\ndefault_login_user = "
+                + me
+                + "\ndefault_internal_group = "
+                + me
+                + "\n";
+    String d = dir.toString();
+    Files.writeString(
+        dir.resolve("dovecot.conf"),
+        """
+        base_dir = %1$s/run
+        state_dir = %1$s/state
+        log_path = %1$s/dovecot.log
+        protocols = imap
+        listen = 127.0.0.1
+        ssl = no
+        disable_plaintext_auth = no
+        auth_mechanisms = plain login
+        auth_master_user_separator = *
+        mail_location = mdbox:%1$s/mail/%%d/%%n
+        %2$s
+        mail_plugins = acl
+        service imap-login {
+          inet_listener imap {
+            address = 127.0.0.1
+            port = %3$d
+          }
+        }
+        service stats {
+          unix_listener stats-reader {
+            mode = 0666
+          }
+          unix_listener stats-writer {
+            mode = 0666
+          }
+        }
+        passdb {
+          driver = passwd-file
+          master = yes
+          args = %1$s/master.passwd
+          pass = yes
+        }
+        passdb {
+          driver = sql
+          args = %1$s/sql.conf
+        }
+        userdb {
+          driver = sql
+          args = %1$s/sql.conf
+        }
+        namespace inbox {
+          inbox = yes
+          separator = /
+          mailbox Sent {
+            special_use = \\Sent
+            auto = subscribe
+          }
+          mailbox Trash {
+            special_use = \\Trash
+            auto = subscribe
+          }
+          mailbox Junk {
+            special_use = \\Junk
+            auto = subscribe
+          }
+          mailbox Drafts {
+            special_use = \\Drafts
+            auto = subscribe
+          }
+        }
+        protocol imap {
+          mail_plugins = $mail_plugins imap_acl
+        }
+        plugin {
+          acl = vfile
+          acl_user = %%u
+        }
+        """
+            .formatted(d, users, port));
+    if (root) {
+      run(List.of("chown", "-R", "mail:mail", dir.resolve("mail").toString()));
+    }
+    run(List.of("/usr/sbin/dovecot", "-c", dir.resolve("dovecot.conf").toString()));
+    DovecotServer server = new DovecotServer(dir, port, database);
+    awaitPort(port, dir.resolve("dovecot.log"));
+    return server;
+  }
+
+  /** Stops the instance (the shutdown hook calls it). */
+  public void stop() {
+    try {
+      run(List.of("/usr/bin/doveadm", "-c", dir.resolve("dovecot.conf").toString(), "stop"));
+    } catch (IOException e) {
+      // already gone
+    }
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  static void awaitPort(int port, Path log) throws IOException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (System.nanoTime() < deadline) {
+      try (Socket s = new Socket("127.0.0.1", port)) {
+        return;
+      } catch (IOException e) {
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted", ie);
+        }
+      }
+    }
+    String tail = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "(no log)";
+    throw new IOException("the server did not listen on " + port + " within 30 s: " + tail);
+  }
+
+  /** Runs a command to its end; its output goes to a file, as a daemon it starts keeps it open. */
+  static void run(List<String> command) throws IOException {
+    Path output = Files.createTempFile("mailrestore-command-", ".log");
+    try {
+      Process p =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile())
+              .start();
+      if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+        throw new IOException(
+            String.join(" ", command) + " failed: " + Files.readString(output).strip());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    } finally {
+      Files.deleteIfExists(output);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Dovecot at 127.0.0.1:" + port + " (" + dir.toString().toLowerCase(Locale.ROOT) + ")";
+  }
+}
