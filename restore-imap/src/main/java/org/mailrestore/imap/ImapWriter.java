@@ -1,8 +1,6 @@
 package org.mailrestore.imap;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.security.MessageDigest;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -54,6 +52,9 @@ final class ImapWriter implements MailboxWriter {
   private final Deque<UserSession> idle = new ArrayDeque<>();
   private final FolderPaths folders;
   private final TagKeywords keywords;
+
+  /** Why an item of a cluster failed. */
+  private record Failure(FailureReason reason, String detail) {}
 
   /** UIDs appended or found by clusters not yet committed, per folder and UIDVALIDITY. */
   private final Map<String, Set<Long>> claimed = new ConcurrentHashMap<>();
@@ -151,33 +152,17 @@ final class ImapWriter implements MailboxWriter {
 
   @Override
   public Staged stage(Passing content, BlobDigest declared) throws IOException {
-    byte[] bytes;
-    try (InputStream in = content.open()) {
-      bytes = in.readAllBytes();
-    }
-    BlobDigest digest = BlobDigest.ofContent(bytes);
-    if (bytes.length != content.size()) {
-      throw new BlobException(
-          BlobException.Reason.SIZE_MISMATCH,
-          content.describe() + ": " + bytes.length + " bytes, not " + content.size());
-    }
-    if (declared != null && !declared.equals(digest)) {
-      throw new BlobException(
-          BlobException.Reason.DIGEST_MISMATCH,
-          content.describe() + " hashes to " + digest + ", not " + declared);
-    }
-    return new Staged(digest, bytes.length, bytes);
+    return MessageContent.stage(content, declared);
   }
 
   @Override
   public void writeItems(ItemBatch batch, ClusterJournal journal) throws SQLException, IOException {
-    Map<ItemToWrite, String> failed = new LinkedHashMap<>();
-    Map<ItemToWrite, FailureReason> reasons = new HashMap<>();
+    Map<ItemToWrite, Failure> failed = new LinkedHashMap<>();
     List<Appending> ready = new ArrayList<>();
     UserSession s = borrow();
     try {
       for (ItemToWrite item : batch.items()) {
-        prepare(s, item, ready, failed, reasons);
+        prepare(s, item, ready, failed);
       }
     } finally {
       giveBack(s);
@@ -186,40 +171,41 @@ final class ImapWriter implements MailboxWriter {
     Map<Appending, String> refused = new LinkedHashMap<>();
     try {
       append(ready, batch.inDoubt(), placed, refused);
-      refused.forEach((m, why) -> {
-        failed.put(m.item(), "the server refused it: " + why);
-        reasons.put(m.item(), FailureReason.TARGET_REFUSED);
-      });
-      commit(placed, failed, reasons, journal);
+      refused.forEach((m, why) ->
+          failed.put(
+              m.item(),
+              new Failure(FailureReason.TARGET_REFUSED, "the server refused it: " + why)));
+      commit(placed, failed, journal);
     } finally {
       placed.forEach((m, p) -> unclaim(m.folderId(), p));
     }
   }
 
   private void prepare(
-      UserSession s,
-      ItemToWrite item,
-      List<Appending> ready,
-      Map<ItemToWrite, String> failed,
-      Map<ItemToWrite, FailureReason> reasons)
+      UserSession s, ItemToWrite item, List<Appending> ready, Map<ItemToWrite, Failure> failed)
       throws IOException, SQLException {
     if (item.type() != ItemType.MESSAGE) {
-      failed.put(item, "an IMAP server holds messages only, not a " + item.type().wireName());
-      reasons.put(item, FailureReason.NOT_CARRIED);
+      failed.put(
+          item,
+          new Failure(
+              FailureReason.NOT_CARRIED,
+              "an IMAP server holds messages only, not a " + item.type().wireName()));
       return;
     }
     String folder = folders.path(s, item.folder());
     if (folder == null) {
-      failed.put(item, "its folder " + item.folder() + " was not created on the server");
-      reasons.put(item, FailureReason.FOLDER_MISSING);
+      failed.put(
+          item,
+          new Failure(
+              FailureReason.FOLDER_MISSING,
+              "its folder " + item.folder() + " was not created on the server"));
       return;
     }
     byte[] bytes;
     try {
-      bytes = content(item);
+      bytes = MessageContent.of(item, context);
     } catch (BlobException e) {
-      failed.put(item, e.getMessage());
-      reasons.put(item, FailureReason.of(e.reason()));
+      failed.put(item, new Failure(FailureReason.of(e.reason()), e.getMessage()));
       return;
     }
     List<String> flags = new ArrayList<>(MessageFlags.toImap(item.state().flags()));
@@ -239,40 +225,6 @@ final class ImapWriter implements MailboxWriter {
             flags,
             item.state().date(),
             Appending.messageId(crlf)));
-  }
-
-  /** The item's bytes, checked against its digest and size. */
-  private byte[] content(ItemToWrite item) throws IOException {
-    if (item.staged() != null) {
-      return (byte[]) item.staged().handle();
-    }
-    if (item.state().digest() == null) {
-      throw new BlobException(BlobException.Reason.MISSING, "the item names no content");
-    }
-    byte[] bytes;
-    context.transfers().acquireUninterruptibly();
-    try (InputStream in = context.blobs().open(item.state().digest())) {
-      bytes = in.readAllBytes();
-    } catch (BlobException e) {
-      throw e;
-    } catch (IOException e) {
-      throw new BlobException(BlobException.Reason.IO_ERROR, e.getMessage(), e);
-    } finally {
-      context.transfers().release();
-    }
-    MessageDigest sha = BlobDigest.newSha256();
-    BlobDigest digest = BlobDigest.of(sha.digest(bytes));
-    if (!digest.equals(item.state().digest())) {
-      throw new BlobException(
-          BlobException.Reason.DIGEST_MISMATCH,
-          context.blobs().describe(item.state().digest()) + " hashes to " + digest);
-    }
-    if (item.state().size() > 0 && bytes.length != item.state().size()) {
-      throw new BlobException(
-          BlobException.Reason.SIZE_MISMATCH,
-          "the content has " + bytes.length + " bytes, the item declares " + item.state().size());
-    }
-    return bytes;
   }
 
   /**
@@ -398,10 +350,7 @@ final class ImapWriter implements MailboxWriter {
   }
 
   private void commit(
-      Map<Appending, Placed> placed,
-      Map<ItemToWrite, String> failed,
-      Map<ItemToWrite, FailureReason> reasons,
-      ClusterJournal journal)
+      Map<Appending, Placed> placed, Map<ItemToWrite, Failure> failed, ClusterJournal journal)
       throws SQLException {
     Sql.inTransaction(
         records.dataSource(),
@@ -424,7 +373,7 @@ final class ImapWriter implements MailboxWriter {
             }
             ImapRecords.addMessages(c, account.key(), rows);
           }
-          failed.forEach((item, why) -> journal.failed(item, reasons.get(item), why));
+          failed.forEach((item, f) -> journal.failed(item, f.reason(), f.detail()));
           journal.writeIn(c);
           return null;
         });

@@ -69,7 +69,7 @@ class ImapContractTest {
     protected MailTarget open(TargetContext context) throws Exception {
       DovecotServer dovecot = DovecotServer.get();
       for (String user : new String[] {"ann", "bea", "cid", "dan", "eve", "fay", "gus"}) {
-        dovecot.addUser(user + "@" + domain);
+        dovecot.addUser(user + "@" + domain());
       }
       return TargetKinds.installed()
           .open(
@@ -78,6 +78,17 @@ class ImapContractTest {
                   dovecot.url(),
                   Map.of(ImapKind.STARTTLS, "never", ImapKind.LOGIN, "separator")),
               withAdmin(context, DovecotServer.MASTER, DovecotServer.MASTER_PASSWORD));
+    }
+  }
+
+  /** The server keeps its mailboxes from test to test: each test gets a domain of its own. */
+  abstract static class OnAServerThatOutlivesTheTest extends MailTargetContract {
+    private final String domain =
+        "c" + UUID.randomUUID().toString().substring(0, 8) + ".example.org";
+
+    @Override
+    protected String domain() {
+      return domain;
     }
   }
 

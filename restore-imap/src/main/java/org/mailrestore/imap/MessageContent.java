@@ -1,0 +1,71 @@
+package org.mailrestore.imap;
+
+import java.io.IOException;
+import java.io.InputStream;
+import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.blob.BlobException;
+import org.mailrestore.source.Passing;
+import org.mailrestore.target.ItemBatch.ItemToWrite;
+import org.mailrestore.target.ItemBatch.Staged;
+import org.mailrestore.target.WriteContext;
+
+/**
+ * A message's bytes, read whole (an APPEND literal needs its exact length first) and checked
+ * against the digest and size the source declares: staged as they pass, or read by digest.
+ */
+final class MessageContent {
+
+  private MessageContent() {}
+
+  /** Content that passes now, kept in memory for its cluster. */
+  static Staged stage(Passing content, BlobDigest declared) throws IOException {
+    byte[] bytes;
+    try (InputStream in = content.open()) {
+      bytes = in.readAllBytes();
+    }
+    check(bytes, declared, content.size(), content.describe());
+    return new Staged(BlobDigest.ofContent(bytes), bytes.length, bytes);
+  }
+
+  /** The item's bytes: staged, or read from the source's blobs within the engine's bound. */
+  static byte[] of(ItemToWrite item, WriteContext context) throws IOException {
+    if (item.staged() != null) {
+      return (byte[]) item.staged().handle();
+    }
+    BlobDigest digest = item.state().digest();
+    if (digest == null) {
+      throw new BlobException(BlobException.Reason.MISSING, "the item names no content");
+    }
+    byte[] bytes;
+    context.transfers().acquireUninterruptibly();
+    try (InputStream in = context.blobs().open(digest)) {
+      bytes = in.readAllBytes();
+    } catch (BlobException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new BlobException(BlobException.Reason.IO_ERROR, e.getMessage(), e);
+    } finally {
+      context.transfers().release();
+    }
+    check(bytes, digest, item.state().size(), context.blobs().describe(digest));
+    return bytes;
+  }
+
+  /**
+   * @param size the declared size, or 0 or less when none is declared
+   */
+  private static void check(byte[] bytes, BlobDigest declared, long size, String what)
+      throws BlobException {
+    if (size > 0 && bytes.length != size) {
+      throw new BlobException(
+          BlobException.Reason.SIZE_MISMATCH,
+          what + ": " + bytes.length + " bytes, not the " + size + " declared");
+    }
+    BlobDigest digest = BlobDigest.ofContent(bytes);
+    if (declared != null && !declared.equals(digest)) {
+      throw new BlobException(
+          BlobException.Reason.DIGEST_MISMATCH,
+          what + " hashes to " + digest + ", not " + declared);
+    }
+  }
+}
