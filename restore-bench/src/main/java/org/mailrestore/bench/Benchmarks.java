@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       S3RestoreCommand.class,
       ArchiveCommand.class,
       PeerCommand.class,
+      ImapCommand.class,
       SuiteCommand.class,
       RestoreChildCommand.class,
       CommandLine.HelpCommand.class

@@ -208,7 +208,7 @@ final class PeerCommand implements Callable<Integer> {
   }
 
   /** Imports every user's Maildir, {@code parallel} at a time; the wall seconds. */
-  private static double dovecot(
+  static double dovecot(
       Path doveadm, Path tree, List<String> users, Path store, int parallel, String fsync)
       throws Exception {
     Files.createDirectories(store.resolve("run"));
@@ -258,7 +258,7 @@ final class PeerCommand implements Callable<Integer> {
   }
 
   /** Lets every user read, write and traverse everything under {@code dir}. */
-  private static void openToAll(Path dir) throws IOException {
+  static void openToAll(Path dir) throws IOException {
     try (Stream<Path> paths = Files.walk(dir)) {
       paths.forEach(p -> {
         p.toFile().setReadable(true, false);
@@ -317,7 +317,14 @@ final class PeerCommand implements Callable<Integer> {
 
   /** Runs a command to its end; its output; an exception naming it when it fails. */
   static String run(List<String> command, Path dir) throws IOException, InterruptedException {
+    return run(command, dir, java.util.Map.of());
+  }
+
+  /** The same, with more environment variables. */
+  static String run(List<String> command, Path dir, java.util.Map<String, String> environment)
+      throws IOException, InterruptedException {
     ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true);
+    b.environment().putAll(environment);
     if (dir != null) {
       b.directory(dir.toFile());
     }

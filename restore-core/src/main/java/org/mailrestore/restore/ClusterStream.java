@@ -3,10 +3,12 @@ package org.mailrestore.restore;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
@@ -71,10 +73,18 @@ final class ClusterStream {
     int seq = 0;
     List<Read> batch = new ArrayList<>(clusterSize);
     long batchBytes = 0;
+    Set<ItemType> carried = run.target().contentTypes();
+    Map<ItemType, Long> leftOut = new EnumMap<>(ItemType.class);
     try (ItemStream stream = run.source().items(sourceId, ItemType.contents())) {
       while (stream.hasNext()) {
         ItemEntry entry = stream.next();
         if (!inScope(entry)) {
+          continue;
+        }
+        if (entry instanceof ItemEntry.Decoded d && !carried.contains(d.item().type())) {
+          if (run.pointInTime().select(d.item()).isPresent()) {
+            leftOut.merge(d.item().type(), 1L, Long::sum);
+          }
           continue;
         }
         boolean skipWhole = commit.isCommitted(seq + 1);
@@ -101,7 +111,40 @@ final class ClusterStream {
     } finally {
       inFlight.awaitAll();
     }
+    reportLeftOut(leftOut);
     return !run.cancel().raised();
+  }
+
+  /**
+   * One warning for the account naming what the target cannot hold, with counts; a resumed run
+   * counts the same and the same row is recorded once.
+   */
+  private void reportLeftOut(Map<ItemType, Long> leftOut) throws SQLException {
+    if (leftOut.isEmpty()) {
+      return;
+    }
+    StringBuilder counts = new StringBuilder();
+    leftOut.forEach((type, n) -> {
+      counts.append(counts.isEmpty() ? "" : ", ").append(n).append(' ').append(type.wireName());
+      counts.append(n == 1 ? "" : "s");
+      records.metrics().items("not_carried", type, n);
+    });
+    records.record(
+        run.id(),
+        List.of(
+            records.failure(
+                Phase.DATA,
+                FailureReason.NOT_CARRIED,
+                sourceId,
+                0,
+                "",
+                "the target holds only "
+                    + run.target().contentTypes().stream()
+                        .map(t -> t.wireName() + "s")
+                        .sorted()
+                        .collect(java.util.stream.Collectors.joining(", "))
+                    + "; left out: "
+                    + counts)));
   }
 
   /** Whether a partial restore (some items, some folders) takes the entry. */

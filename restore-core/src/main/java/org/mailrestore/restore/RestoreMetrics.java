@@ -73,7 +73,8 @@ public final class RestoreMetrics {
   public void items(String outcome, ItemType type, long count) {
     if (count > 0) {
       Counter.builder("mailrestore.items")
-          .description("Items handled, by outcome (restored, skipped, failed) and type")
+          .description(
+              "Items handled, by outcome (restored, skipped, failed, not_carried) and type")
           .tag("outcome", outcome)
           .tag("type", type == null ? "unknown" : type.wireName())
           .register(registry)

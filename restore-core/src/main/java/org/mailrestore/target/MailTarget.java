@@ -2,6 +2,8 @@ package org.mailrestore.target;
 
 import java.io.IOException;
 import java.sql.SQLException;
+import java.util.Set;
+import org.mailrestore.mail.ItemType;
 
 /**
  * Where restores write: our MariaDB mailstore with its blob volumes, a live IMAP server. It takes
@@ -29,6 +31,14 @@ public interface MailTarget extends AutoCloseable {
    * wholly there or not at all; false when the journal follows the target's own writes.
    */
   boolean atomicCommits();
+
+  /**
+   * The content items it holds (an IMAP server: messages only). The engine leaves the others out
+   * and reports them once per account, with their counts, rather than failing each one.
+   */
+  default Set<ItemType> contentTypes() {
+    return ItemType.contents();
+  }
 
   /** Phase 1: domains, classes of service, lists, accounts, aliases. */
   TargetProvisioning provisioning();

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.sql.SQLException;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -12,6 +13,7 @@ import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Grant;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.Revision;
+import org.mailrestore.mail.SystemFolder;
 import org.mailrestore.source.MailSource;
 
 /**
@@ -60,6 +62,23 @@ public interface RestoredStore extends AutoCloseable {
    */
   default int flagsKept() {
     return ~0;
+  }
+
+  /**
+   * The system folders the target has as such (an IMAP server: Inbox, Sent, Drafts, Trash, Junk);
+   * their names are taken, so a backup's folder of the same name under the same parent is renamed,
+   * as the restore plans it.
+   */
+  default Set<SystemFolder> systemFolders() {
+    return EnumSet.allOf(SystemFolder.class);
+  }
+
+  /**
+   * Whether the target keeps this date (epoch milliseconds); verify compares only those. An IMAP
+   * server gives a message dated before 1970 (Enron has year-1 dates) the time of its append.
+   */
+  default boolean keepsDate(long epochMillis) {
+    return true;
   }
 
   /** The precision of the dates the target keeps (an IMAP INTERNALDATE has seconds). */

@@ -70,7 +70,7 @@ final class FolderCheck {
       }
     }
     Map<Integer, Set<String>> systemNames = new HashMap<>();
-    for (SystemFolder f : SystemFolder.values()) {
+    for (SystemFolder f : run.store.systemFolders()) {
       systemNames
           .computeIfAbsent(f.parentId(), k -> new HashSet<>())
           .add(f.folderName().toLowerCase(Locale.ROOT));

@@ -55,22 +55,22 @@ final class FolderPaths {
     return layout;
   }
 
+  /**
+   * The names the restore must not take: only those of the system folders a server has (a backup's
+   * "sent" folder under the root becomes "sent (2)" beside Sent, as verify plans it). A folder the
+   * server already holds under a planned name is taken as it is, not renamed: the user's own folder
+   * receives the restored messages (a merge, as IMAP migration tools do), and a folder that a
+   * killed run created but did not record is found again on resume.
+   */
   synchronized Map<Integer, Set<String>> namesByParent(UserSession s) throws IOException {
     layout = ServerFolders.read(s);
-    Map<Integer, Set<String>> names = new HashMap<>();
-    Set<String> top = new HashSet<>(layout.childrenOf(""));
-    // The names of every system folder of a backup are taken, as verify plans them (a backup's
-    // "calendar" folder becomes "calendar (2)" beside the Calendar system folder).
-    for (SystemFolder f : SystemFolder.values()) {
+    Set<String> top = new HashSet<>();
+    for (SystemFolder f : ServerFolders.KEPT) {
       if (f.parentId() == SystemFolder.USER_ROOT.id()) {
         top.add(f.folderName().toLowerCase(Locale.ROOT));
       }
     }
-    names.put(SystemFolder.USER_ROOT.id(), top);
-    for (FolderRow row : rows.values()) {
-      names.put(row.id(), layout.childrenOf(row.path()));
-    }
-    return names;
+    return Map.of(SystemFolder.USER_ROOT.id(), top);
   }
 
   /** Creates cluster 0's folders on the server, parents first. */

@@ -56,6 +56,16 @@ final class ImapReadBack implements RestoredStore {
   }
 
   @Override
+  public Set<SystemFolder> systemFolders() {
+    return ServerFolders.KEPT;
+  }
+
+  @Override
+  public boolean keepsDate(long epochMillis) {
+    return epochMillis > 0; // earlier dates are not sent: the server sets the time of the append
+  }
+
+  @Override
   public long dateResolutionMillis() {
     return 1000; // INTERNALDATE has seconds
   }
@@ -232,8 +242,7 @@ final class ImapReadBack implements RestoredStore {
   }
 
   @Override
-  public MailSource asSource() throws IOException {
-    throw new IOException(
-        "export from an IMAP server is not built yet: restore into the mailstore to export");
+  public MailSource asSource() {
+    return new ImapSource(this, records, server.describe());
   }
 }

@@ -75,6 +75,24 @@ final class ImapRecords {
         .orElseThrow();
   }
 
+  /** Every login a restore recorded on this server. */
+  List<String> logins() throws SQLException {
+    return Sql.query(
+        dataSource,
+        "SELECT login FROM imap_account WHERE server = ? ORDER BY login",
+        rs -> rs.getString(1),
+        server);
+  }
+
+  /** The ids of an account's recorded messages, in the order they were restored. */
+  List<Integer> messageIds(int accountId) throws SQLException {
+    return Sql.query(
+        dataSource,
+        "SELECT id FROM imap_message WHERE account_id = ? ORDER BY id",
+        rs -> rs.getInt(1),
+        accountId);
+  }
+
   /** The account key of a login, if a restore recorded it. */
   Optional<Integer> findAccount(String login) throws SQLException {
     return Sql.queryOne(

@@ -1,6 +1,9 @@
 package org.mailrestore.imap;
 
 import java.sql.SQLException;
+import java.util.EnumSet;
+import java.util.Set;
+import org.mailrestore.mail.ItemType;
 import org.mailrestore.target.MailTarget;
 import org.mailrestore.target.MailboxWriter;
 import org.mailrestore.target.ProvisionedAccount;
@@ -39,6 +42,11 @@ final class ImapTarget implements MailTarget {
   @Override
   public boolean atomicCommits() {
     return false;
+  }
+
+  @Override
+  public Set<ItemType> contentTypes() {
+    return EnumSet.of(ItemType.MESSAGE);
   }
 
   @Override

@@ -2,6 +2,7 @@ package org.mailrestore.imap;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -118,23 +119,19 @@ final class ServerFolders {
     return parent.isEmpty() ? prefix + safe : parent + separator + safe;
   }
 
-  /** The names of the folders right under {@code parent} ("" for the top level), lower case. */
-  Set<String> childrenOf(String parent) {
-    String start = parent.isEmpty() ? prefix : parent + separator;
-    Set<String> names = new LinkedHashSet<>();
-    for (String p : paths) {
-      if (p.startsWith(start) && p.length() > start.length()) {
-        String rest = p.substring(start.length());
-        if (!rest.contains(separator)) {
-          names.add(rest.toLowerCase(Locale.ROOT));
-        }
-      }
-    }
-    if (parent.isEmpty() && prefix.isEmpty()) {
-      names.add("inbox");
-    }
-    return names;
-  }
+  /**
+   * The system folders a mail server has as such; the others (Contacts, Calendar, Chats...) are
+   * plain folders there, whose names a backup's folders may take.
+   */
+  static final Set<SystemFolder> KEPT =
+      EnumSet.of(
+          SystemFolder.ROOT,
+          SystemFolder.USER_ROOT,
+          SystemFolder.INBOX,
+          SystemFolder.SENT,
+          SystemFolder.DRAFTS,
+          SystemFolder.TRASH,
+          SystemFolder.JUNK);
 
   /**
    * The path of a system folder of the backup, created when the server has none: the user root is

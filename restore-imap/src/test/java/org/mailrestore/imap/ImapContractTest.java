@@ -3,25 +3,37 @@ package org.mailrestore.imap;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.mailrestore.target.MailTarget;
 import org.mailrestore.target.MailTargetContract;
 import org.mailrestore.target.TargetContext;
 import org.mailrestore.target.TargetKinds;
 import org.mailrestore.target.TargetSpec;
+import org.mailrestore.testkit.CyrusServer;
 import org.mailrestore.testkit.DovecotServer;
 
 /** The target contract against real servers started by the tests. */
 class ImapContractTest {
 
-  @BeforeAll
-  static void needsDovecot() {
+  /** Every account the contract provisions. */
+  private static final List<String> USERS =
+      List.of("ann", "bea", "cid", "dan", "eve", "fay", "gus");
+
+  static DovecotServer dovecot() throws Exception {
     assumeTrue(
         DovecotServer.installed(),
         "Dovecot (dovecot-imapd, dovecot-mysql) is not installed: .ci/run installs it");
+    return DovecotServer.get();
+  }
+
+  static CyrusServer cyrus() throws Exception {
+    assumeTrue(
+        CyrusServer.installed(),
+        "Cyrus (cyrus-common, sasl2-bin and cyrus-imapd's imapd) is not here: .ci/run installs it");
+    return CyrusServer.get();
   }
 
   /**
@@ -29,18 +41,10 @@ class ImapContractTest {
    * authzid.
    */
   @Nested
-  class DovecotProvisioningSql extends MailTargetContract {
-    private final String domain =
-        "c" + UUID.randomUUID().toString().substring(0, 8) + ".example.org";
-
-    @Override
-    protected String domain() {
-      return domain;
-    }
-
+  class DovecotProvisioningSql extends OnAServerThatOutlivesTheTest {
     @Override
     protected MailTarget open(TargetContext context) throws Exception {
-      DovecotServer dovecot = DovecotServer.get();
+      DovecotServer dovecot = dovecot();
       return TargetKinds.installed()
           .open(
               TargetSpec.of(
@@ -56,19 +60,11 @@ class ImapContractTest {
 
   /** Dovecot with accounts that exist already, the master user as {@code user*master}. */
   @Nested
-  class DovecotExistingAccountsSeparator extends MailTargetContract {
-    private final String domain =
-        "c" + UUID.randomUUID().toString().substring(0, 8) + ".example.org";
-
-    @Override
-    protected String domain() {
-      return domain;
-    }
-
+  class DovecotExistingAccountsSeparator extends OnAServerThatOutlivesTheTest {
     @Override
     protected MailTarget open(TargetContext context) throws Exception {
-      DovecotServer dovecot = DovecotServer.get();
-      for (String user : new String[] {"ann", "bea", "cid", "dan", "eve", "fay", "gus"}) {
+      DovecotServer dovecot = dovecot();
+      for (String user : USERS) {
         dovecot.addUser(user + "@" + domain());
       }
       return TargetKinds.installed()
@@ -78,6 +74,28 @@ class ImapContractTest {
                   dovecot.url(),
                   Map.of(ImapKind.STARTTLS, "never", ImapKind.LOGIN, "separator")),
               withAdmin(context, DovecotServer.MASTER, DovecotServer.MASTER_PASSWORD));
+    }
+  }
+
+  /**
+   * Cyrus with accounts its admin created, logged in as each user by SASL PLAIN with an
+   * authorization identity (the admin is a proxy server).
+   */
+  @Nested
+  class CyrusExistingAccountsAuthzid extends OnAServerThatOutlivesTheTest {
+    @Override
+    protected MailTarget open(TargetContext context) throws Exception {
+      CyrusServer cyrus = cyrus();
+      for (String user : USERS) {
+        cyrus.addUser(user + "@" + domain());
+      }
+      return TargetKinds.installed()
+          .open(
+              TargetSpec.of(
+                  ImapKind.NAME,
+                  cyrus.url(),
+                  Map.of(ImapKind.STARTTLS, "never", ImapKind.ALL_USERS, "anyone")),
+              withAdmin(context, CyrusServer.ADMIN, CyrusServer.ADMIN_PASSWORD));
     }
   }
 

@@ -1,9 +1,6 @@
 package org.mailrestore.testkit;
 
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -13,7 +10,6 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A Dovecot of the tests' own, from Debian's {@code dovecot-imapd} and {@code dovecot-mysql}: its
@@ -78,10 +74,21 @@ public final class DovecotServer {
 
   /** Adds a user who can log in with {@link #USER_PASSWORD}. */
   public void addUser(String email) throws SQLException {
+    addUser(email, null);
+  }
+
+  /**
+   * Adds a user with a quota rule of Dovecot's (e.g. {@code *:messages=20}; null for none, the
+   * default: no limit).
+   */
+  public void addUser(String email, String quotaRule) throws SQLException {
     try (Connection c = DriverManager.getConnection(usersJdbcUrl());
-        var ps = c.prepareStatement("INSERT IGNORE INTO users (email, password) VALUES (?, ?)")) {
+        var ps =
+            c.prepareStatement(
+                "INSERT IGNORE INTO users (email, password, quota_rule) VALUES (?, ?, ?)")) {
       ps.setString(1, email);
       ps.setString(2, "{PLAIN}" + USER_PASSWORD);
+      ps.setString(3, quotaRule);
       ps.executeUpdate();
     }
   }
@@ -91,7 +98,7 @@ public final class DovecotServer {
     // Dovecot's own processes (auth as user dovecot) read the configuration and the passwd file.
     Files.setPosixFilePermissions(
         dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-    int port = freePort();
+    int port = LocalDaemons.freePort();
     String database =
         "mr_dovecot_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     MariaDbServer db = TestMariaDb.server();
@@ -101,7 +108,8 @@ public final class DovecotServer {
       s.execute(
           "CREATE TABLE "
               + database
-              + ".users (email VARCHAR(255) PRIMARY KEY, password VARCHAR(255) NOT NULL)");
+              + ".users (email VARCHAR(255) PRIMARY KEY, password VARCHAR(255) NOT NULL,"
+              + " quota_rule VARCHAR(64) NULL)");
     }
     for (String sub : List.of("run", "state", "mail")) {
       Files.createDirectories(dir.resolve(sub));
@@ -127,7 +135,7 @@ public final class DovecotServer {
                     : " password=" + db.password()),
             "default_pass_scheme = SHA512-CRYPT",
             "password_query = SELECT email AS user, password FROM users WHERE email = '%u'",
-            "user_query = SELECT email AS user FROM users WHERE email = '%u'",
+            "user_query = SELECT email AS user, quota_rule FROM users WHERE email = '%u'",
             "iterate_query = SELECT email AS user FROM users",
             ""));
     String users =
@@ -155,7 +163,7 @@ public final class DovecotServer {
         auth_master_user_separator = *
         mail_location = mdbox:%1$s/mail/%%d/%%n
         %2$s
-        mail_plugins = acl
+        mail_plugins = acl quota
         service imap-login {
           inet_listener imap {
             address = 127.0.0.1
@@ -210,69 +218,27 @@ public final class DovecotServer {
         plugin {
           acl = vfile
           acl_user = %%u
+          quota = count:User quota
+          quota_vsizes = yes
         }
         """
             .formatted(d, users, port));
     if (root) {
-      run(List.of("chown", "-R", "mail:mail", dir.resolve("mail").toString()));
+      LocalDaemons.run(List.of("chown", "-R", "mail:mail", dir.resolve("mail").toString()));
     }
-    run(List.of("/usr/sbin/dovecot", "-c", dir.resolve("dovecot.conf").toString()));
+    LocalDaemons.run(List.of("/usr/sbin/dovecot", "-c", dir.resolve("dovecot.conf").toString()));
     DovecotServer server = new DovecotServer(dir, port, database);
-    awaitPort(port, dir.resolve("dovecot.log"));
+    LocalDaemons.awaitPort(port, dir.resolve("dovecot.log"));
     return server;
   }
 
   /** Stops the instance (the shutdown hook calls it). */
   public void stop() {
     try {
-      run(List.of("/usr/bin/doveadm", "-c", dir.resolve("dovecot.conf").toString(), "stop"));
+      LocalDaemons.run(
+          List.of("/usr/bin/doveadm", "-c", dir.resolve("dovecot.conf").toString(), "stop"));
     } catch (IOException e) {
       // already gone
-    }
-  }
-
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
-
-  static void awaitPort(int port, Path log) throws IOException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (System.nanoTime() < deadline) {
-      try (Socket s = new Socket("127.0.0.1", port)) {
-        return;
-      } catch (IOException e) {
-        try {
-          Thread.sleep(100);
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-          throw new IOException("interrupted", ie);
-        }
-      }
-    }
-    String tail = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "(no log)";
-    throw new IOException("the server did not listen on " + port + " within 30 s: " + tail);
-  }
-
-  /** Runs a command to its end; its output goes to a file, as a daemon it starts keeps it open. */
-  static void run(List<String> command) throws IOException {
-    Path output = Files.createTempFile("mailrestore-command-", ".log");
-    try {
-      Process p =
-          new ProcessBuilder(command)
-              .redirectErrorStream(true)
-              .redirectOutput(output.toFile())
-              .start();
-      if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-        throw new IOException(
-            String.join(" ", command) + " failed: " + Files.readString(output).strip());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted", e);
-    } finally {
-      Files.deleteIfExists(output);
     }
   }
 

@@ -1,0 +1,347 @@
+package org.mailrestore.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * The Enron subset into a live Dovecot (mdbox, default fsync) three ways, in one run: {@code
+ * doveadm import} (no protocol: the local limit), mbsync (pipelined IMAP, the best open-source
+ * pusher) and a cold {@code mailrestore restore run --target imap://} process, as a user runs it.
+ * Then one folder of {@code --large} messages and one of 500 through mailrestore in the same small
+ * heap, for memory.
+ */
+@Command(
+    name = "imap",
+    mixinStandardHelpOptions = true,
+    description =
+        "mailrestore over IMAP into Dovecot next to doveadm import and mbsync on the Enron subset;"
+            + " CPU per 10k messages; a large folder's memory next to a small one's.")
+final class ImapCommand implements Callable<Integer> {
+
+  @Mixin ServerOptions mariadb;
+
+  @Option(names = "--corpus", description = "The Enron subset (as for the peer benchmark)")
+  Path corpus;
+
+  @Option(
+      names = "--large",
+      defaultValue = "75000",
+      description = "Messages in the large folder (default: ${DEFAULT-VALUE})")
+  int large;
+
+  @Option(
+      names = "--folder-heap",
+      defaultValue = "256m",
+      description =
+          "The one heap of the large- and small-folder restores (default: ${DEFAULT-VALUE})")
+  String folderHeap;
+
+  @Option(names = "--json", description = "Also write the results to this file")
+  Path json;
+
+  @Override
+  public Integer call() throws Exception {
+    Path doveadm = Path.of("/usr/bin/doveadm");
+    Path mbsync = Path.of("/usr/bin/mbsync");
+    Path time = Path.of("/usr/bin/time");
+    for (Path tool : List.of(doveadm, mbsync, time)) {
+      if (!Files.isExecutable(tool)) {
+        System.err.println(
+            tool + " is missing: apt-get install dovecot-imapd isync time (Debian) to run this");
+        return 2;
+      }
+    }
+    Path launcher =
+        Path.of(System.getenv().getOrDefault("MAILRESTORE_LAUNCHER", "mailrestore"))
+            .toAbsolutePath();
+    Path work = Files.createTempDirectory("mailrestore-imap-bench");
+    try {
+      Path unpacked =
+          PeerCommand.unpack(
+              corpus != null ? corpus : PeerCommand.defaultCorpus(), work.resolve("corpus"));
+      Path tree = work.resolve("maildir");
+      long messages = MaildirTree.layOut(unpacked, tree);
+      List<String> users;
+      try (Stream<Path> s = Files.list(tree)) {
+        users = s.map(p -> p.getFileName().toString()).sorted().toList();
+      }
+      // mbsync renames the files it pushes (it adds its UIDs): it gets a tree of its own.
+      PeerCommand.run(
+          List.of("cp", "-al", tree.toString(), work.resolve("mbsync-tree").toString()), null);
+      PeerCommand.openToAll(work);
+      int parallel = Runtime.getRuntime().availableProcessors();
+
+      double importSeconds =
+          PeerCommand.dovecot(doveadm, tree, users, work.resolve("doveadm"), parallel, "optimized");
+
+      Report report = new Report("imap: the Enron subset into Dovecot over IMAP");
+      try (BenchDovecot server = BenchDovecot.start(work.resolve("server"))) {
+        report.context("messages", messages);
+        report.context("users", users.size());
+        report.context("server", server.version() + ", mdbox, mail_fsync=optimized (default)");
+        report.context(
+            "mbsync", PeerCommand.run(List.of(mbsync.toString(), "--version"), null).strip());
+        report.context("mailrestore", "a cold CLI process (" + launcher + "), default heap");
+
+        Measured pushed = mbsync(mbsync, time, server, work, users, parallel);
+        check(server, users, "mbsync.example", messages);
+        Measured ours = ours(launcher, time, server, tree, "ours.example", null, work, "ours");
+        check(server, users, "ours.example", messages);
+
+        Report.Row importRow =
+            report.add(
+                "Enron subset", "doveadm import (local, no IMAP)", messages, 0, importSeconds);
+        Report.Row mbsyncRow =
+            report.add("Enron subset", "mbsync push over IMAP", messages, 0, pushed.seconds);
+        report.add("Enron subset", "mailrestore (vs mbsync)", messages, 0, ours.seconds, mbsyncRow);
+        report.add(
+            "Enron subset",
+            "mailrestore (vs doveadm import)",
+            messages,
+            0,
+            ours.seconds,
+            importRow);
+
+        Path folders = work.resolve("folders");
+        long big = oneFolder(tree, folders.resolve("large/big"), large);
+        oneFolder(tree, folders.resolve("small/little"), 500);
+        PeerCommand.openToAll(folders);
+        Measured bigRun =
+            ours(
+                launcher,
+                time,
+                server,
+                folders.resolve("large"),
+                "large.example",
+                folderHeap,
+                work,
+                "large");
+        Measured smallRun =
+            ours(
+                launcher,
+                time,
+                server,
+                folders.resolve("small"),
+                "small.example",
+                folderHeap,
+                work,
+                "small");
+        check(server, List.of("big"), "large.example", big);
+        report.add("one folder", "mailrestore, " + big + " messages", big, 0, bigRun.seconds);
+        report.add("one folder", "mailrestore, 500 messages", 500, 0, smallRun.seconds);
+        report.print(System.out);
+
+        System.out.printf(
+            Locale.ROOT,
+            "  mailrestore: %.2fx mbsync's messages/s, %.2fx doveadm import's%n",
+            pushed.seconds / ours.seconds,
+            importSeconds / ours.seconds);
+        System.out.printf(
+            Locale.ROOT,
+            "  CPU per 10k messages: mailrestore JVM %.2f s, Dovecot %.2f s (while mailrestore"
+                + " wrote); mbsync %.2f s, Dovecot %.2f s (while mbsync wrote)%n",
+            ours.clientCpu * 10_000 / messages,
+            ours.serverCpu * 10_000 / messages,
+            pushed.clientCpu * 10_000 / messages,
+            pushed.serverCpu * 10_000 / messages);
+        System.out.printf(
+            Locale.ROOT,
+            "  max RSS: Enron %d MiB (default heap); one folder of %d messages %d MiB, of 500"
+                + " messages %d MiB (both -Xmx%s)%n",
+            ours.maxRssKib / 1024,
+            big,
+            bigRun.maxRssKib / 1024,
+            smallRun.maxRssKib / 1024,
+            folderHeap);
+        if (json != null) {
+          report.writeJson(json);
+        }
+      }
+      return 0;
+    } finally {
+      try (Stream<Path> paths = Files.walk(work)) {
+        paths.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      }
+    }
+  }
+
+  /** Wall seconds, the contender's CPU seconds and maximum RSS, the server's CPU seconds. */
+  private record Measured(double seconds, double clientCpu, long maxRssKib, double serverCpu) {}
+
+  private Measured ours(
+      Path launcher,
+      Path time,
+      BenchDovecot server,
+      Path tree,
+      String domain,
+      String heap,
+      Path work,
+      String name)
+      throws Exception {
+    try (BenchDatabase db =
+        new BenchDatabase(mariadb.url, mariadb.user, mariadb.password(), "imap", 1)) {
+      Path timing = work.resolve(name + ".time");
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  time.toString(),
+                  "-o",
+                  timing.toString(),
+                  "-f",
+                  "%e %U %S %M",
+                  launcher.toString(),
+                  "restore",
+                  "run",
+                  "--maildir",
+                  tree.toString(),
+                  "--maildir-domain",
+                  domain,
+                  "--target",
+                  "imap://127.0.0.1:" + server.port,
+                  "--imap-starttls",
+                  "never",
+                  "--imap-login",
+                  "separator",
+                  "--jdbc-url",
+                  db.jdbcUrl(),
+                  "--db-user",
+                  mariadb.user));
+      Map<String, String> env =
+          heap == null
+              ? Map.of(
+                  "MAILRESTORE_IMAP_USER", BenchDovecot.MASTER,
+                  "MAILRESTORE_IMAP_PASSWORD", server.masterPassword)
+              : Map.of(
+                  "MAILRESTORE_IMAP_USER", BenchDovecot.MASTER,
+                  "MAILRESTORE_IMAP_PASSWORD", server.masterPassword,
+                  "MAILRESTORE_JAVA_OPTS", "-Xmx" + heap);
+      double cpu = server.cpuSeconds();
+      long start = System.nanoTime();
+      String out = PeerCommand.run(command, null, env);
+      double seconds = (System.nanoTime() - start) / 1e9;
+      if (!out.contains("COMPLETED") || !out.contains(" 0 failed")) {
+        throw new IllegalStateException("mailrestore did not restore everything:\n" + out);
+      }
+      String[] t = Files.readString(timing).strip().split("\\s+");
+      return new Measured(
+          seconds,
+          Double.parseDouble(t[1]) + Double.parseDouble(t[2]),
+          Long.parseLong(t[3]),
+          server.cpuSeconds() - cpu);
+    }
+  }
+
+  /** mbsync pushes each user's Maildir (its own copy) into the server, users in parallel. */
+  private static Measured mbsync(
+      Path mbsync, Path time, BenchDovecot server, Path work, List<String> users, int parallel)
+      throws Exception {
+    Path configs = work.resolve("mbsync");
+    Files.createDirectories(configs);
+    List<List<String>> commands = new ArrayList<>();
+    for (String user : users) {
+      Path state = configs.resolve("state-" + user);
+      Files.createDirectories(state);
+      Path maildir = work.resolve("mbsync-tree").resolve(user);
+      Path config = configs.resolve(user + ".rc");
+      Files.writeString(
+          config,
+          String.join(
+              "\n",
+              "IMAPStore far",
+              "Host 127.0.0.1",
+              "Port " + server.port,
+              "User " + user + "@mbsync.example*" + BenchDovecot.MASTER,
+              "Pass " + server.masterPassword,
+              "SSLType None",
+              "AuthMechs LOGIN",
+              "",
+              "MaildirStore near",
+              "Path " + maildir + "/",
+              "Inbox " + maildir,
+              "SubFolders Maildir++",
+              "",
+              "Channel push",
+              "Far :far:",
+              "Near :near:",
+              "Patterns *",
+              "Create Far",
+              "Sync Push",
+              "Expunge None",
+              "CopyArrivalDate yes",
+              "SyncState " + state + "/",
+              ""));
+      commands.add(
+          List.of(
+              time.toString(),
+              "-o",
+              configs.resolve(user + ".time").toString(),
+              "-f",
+              "%e %U %S %M",
+              mbsync.toString(),
+              "-q",
+              "-c",
+              config.toString(),
+              "push"));
+    }
+    double cpu = server.cpuSeconds();
+    long start = System.nanoTime();
+    try (ExecutorService pool = Executors.newFixedThreadPool(parallel)) {
+      List<Future<String>> runs = new ArrayList<>();
+      for (List<String> command : commands) {
+        runs.add(pool.submit(() -> PeerCommand.run(command, null)));
+      }
+      for (Future<String> f : runs) {
+        f.get();
+      }
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    double serverCpu = server.cpuSeconds() - cpu;
+    double clientCpu = 0;
+    long maxRss = 0;
+    for (String user : users) {
+      String[] t = Files.readString(configs.resolve(user + ".time")).strip().split("\\s+");
+      clientCpu += Double.parseDouble(t[1]) + Double.parseDouble(t[2]);
+      maxRss = Math.max(maxRss, Long.parseLong(t[3]));
+    }
+    return new Measured(seconds, clientCpu, maxRss, serverCpu);
+  }
+
+  private static void check(BenchDovecot server, List<String> users, String domain, long expected)
+      throws Exception {
+    List<String> logins = users.stream().map(u -> u + "@" + domain).toList();
+    long held = server.messages(logins);
+    if (held != expected) {
+      throw new IllegalStateException(
+          "the server holds " + held + " of the " + expected + " messages for " + domain);
+    }
+  }
+
+  /** {@code count} messages in one Maildir folder, the tree's files taken in turn (hard links). */
+  private static long oneFolder(Path tree, Path folder, int count) throws Exception {
+    List<Path> files;
+    try (Stream<Path> s = Files.walk(tree)) {
+      files = s.filter(Files::isRegularFile).sorted().toList();
+    }
+    Path cur = folder.resolve("cur");
+    Files.createDirectories(cur);
+    Files.createDirectories(folder.resolve("new"));
+    Files.createDirectories(folder.resolve("tmp"));
+    for (int i = 0; i < count; i++) {
+      Files.createLink(cur.resolve(i + ".bench:2,S"), files.get(i % files.size()));
+    }
+    return count;
+  }
+}

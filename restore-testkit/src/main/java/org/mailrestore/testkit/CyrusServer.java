@@ -1,0 +1,201 @@
+package org.mailrestore.testkit;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * A Cyrus IMAP of the tests' own: Debian's {@code cyrus-common} (master, tools) with the {@code
+ * imapd} of {@code cyrus-imapd}, which cannot be installed beside {@code dovecot-imapd} as a
+ * package, so {@code .ci/run} unpacks it (see {@link #IMAPD_CANDIDATES}). Its own configuration,
+ * spool and loopback port; an admin in a sasldb who is also a proxy server, so it can log in as any
+ * user with SASL PLAIN and an authorization identity; virtual domains; {@code /} as separator.
+ * Never the package's system service. Started once per test JVM.
+ */
+public final class CyrusServer {
+
+  public static final String ADMIN = "mailrestore-admin";
+  public static final String ADMIN_PASSWORD = "admin-" + UUID.randomUUID();
+
+  /** Where {@code imapd} is looked for: the package's place, then where .ci/run unpacks it. */
+  static final List<Path> IMAPD_CANDIDATES =
+      List.of(
+          Path.of("/usr/lib/cyrus/bin/imapd"),
+          Path.of("/opt/mailrestore-cyrus/usr/lib/cyrus/bin/imapd"));
+
+  private static final Path MASTER = Path.of("/usr/lib/cyrus/bin/master");
+  private static final Path CTL_CYRUSDB = Path.of("/usr/lib/cyrus/bin/ctl_cyrusdb");
+  private static final Path SASLPASSWD = Path.of("/usr/sbin/saslpasswd2");
+
+  private static CyrusServer instance;
+
+  private final Path dir;
+  private final int port;
+
+  private CyrusServer(Path dir, int port) {
+    this.dir = dir;
+    this.port = port;
+  }
+
+  /**
+   * Whether Cyrus can be run here: its binaries, and root (master drops to the {@code cyrus} user,
+   * which owns the spool).
+   */
+  public static boolean installed() {
+    return imapd().isPresent()
+        && Files.isExecutable(MASTER)
+        && Files.isExecutable(CTL_CYRUSDB)
+        && Files.isExecutable(SASLPASSWD)
+        && "root".equals(System.getProperty("user.name"));
+  }
+
+  static Optional<Path> imapd() {
+    return IMAPD_CANDIDATES.stream().filter(Files::isExecutable).findFirst();
+  }
+
+  public static synchronized CyrusServer get() throws IOException {
+    if (instance == null) {
+      instance = start();
+      Runtime.getRuntime().addShutdownHook(new Thread(instance::stop));
+    }
+    return instance;
+  }
+
+  public String url() {
+    return "imap://127.0.0.1:" + port;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  /**
+   * Creates the user's INBOX as the admin ({@code CREATE user/<name>}); an existing one is kept.
+   */
+  public void addUser(String login) throws IOException {
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(30_000);
+      var in =
+          new BufferedReader(
+              new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+      OutputStream out = socket.getOutputStream();
+      in.readLine(); // greeting
+      command(in, out, "a LOGIN " + ADMIN + " " + ADMIN_PASSWORD, false);
+      command(in, out, "b CREATE user/" + login, true);
+      command(in, out, "c LOGOUT", false);
+    }
+  }
+
+  private static void command(BufferedReader in, OutputStream out, String line, boolean mayExist)
+      throws IOException {
+    out.write((line + "\r\n").getBytes(StandardCharsets.UTF_8));
+    out.flush();
+    String tag = line.substring(0, line.indexOf(' ') + 1);
+    for (String reply = in.readLine(); reply != null; reply = in.readLine()) {
+      if (reply.startsWith(tag)) {
+        boolean ok = reply.startsWith(tag + "OK");
+        if (!ok && !(mayExist && reply.contains("ALREADYEXISTS"))) {
+          throw new IOException("Cyrus answered " + reply + " to " + line.split(" ")[1]);
+        }
+        return;
+      }
+    }
+    throw new IOException("Cyrus closed the connection during " + line.split(" ")[1]);
+  }
+
+  private static CyrusServer start() throws IOException {
+    Path dir = Files.createTempDirectory("mailrestore-cyrus-");
+    for (String sub : List.of("conf", "spool", "sieve", "run")) {
+      Files.createDirectories(dir.resolve(sub));
+    }
+    int port = LocalDaemons.freePort();
+    String d = dir.toString();
+    Path conf = dir.resolve("imapd.conf");
+    Files.writeString(
+        conf,
+        """
+        configdirectory: %1$s/conf
+        partition-default: %1$s/spool
+        sievedir: %1$s/sieve
+        lmtpsocket: %1$s/run/lmtp
+        idlesocket: %1$s/run/idle
+        notifysocket: %1$s/run/notify
+        admins: %2$s
+        proxyservers: %2$s
+        sasl_pwcheck_method: auxprop
+        sasl_auxprop_plugin: sasldb
+        sasl_sasldb_path: %1$s/sasldb2
+        sasl_mech_list: PLAIN LOGIN
+        allowplaintext: yes
+        virtdomains: userid
+        unixhierarchysep: yes
+        munge8bit: no
+        mailbox_legacy_dirs: yes
+        syslog_prefix: mailrestore-cyrus
+        """
+            .formatted(d, ADMIN));
+    Files.writeString(
+        dir.resolve("cyrus.conf"),
+        """
+        START {
+          recover cmd="%1$s -C %2$s -r"
+        }
+        SERVICES {
+          imap cmd="%3$s -C %2$s" listen="127.0.0.1:%4$d" prefork=0
+        }
+        EVENTS {
+        }
+        """
+            .formatted(CTL_CYRUSDB, conf, imapd().orElseThrow(), port));
+    Path secret = dir.resolve("admin.password");
+    Files.writeString(secret, ADMIN_PASSWORD);
+    LocalDaemons.run(
+        List.of(
+            "sh",
+            "-c",
+            SASLPASSWD + " -p -c -f \"$1/sasldb2\" " + ADMIN + " < \"$1/admin.password\"",
+            "saslpasswd",
+            d));
+    Files.delete(secret);
+    LocalDaemons.run(List.of("chown", "-R", "cyrus:mail", d));
+    LocalDaemons.run(
+        List.of(
+            MASTER.toString(),
+            "-C",
+            conf.toString(),
+            "-M",
+            dir.resolve("cyrus.conf").toString(),
+            "-p",
+            dir.resolve("run/master.pid").toString(),
+            "-d"));
+    LocalDaemons.awaitPort(port, dir.resolve("no-log-cyrus-logs-to-syslog"));
+    return new CyrusServer(dir, port);
+  }
+
+  /** Stops the instance (the shutdown hook calls it). */
+  public void stop() {
+    try (Stream<String> pid = Files.lines(dir.resolve("run/master.pid"))) {
+      pid.findFirst()
+          .map(String::strip)
+          .map(Long::parseLong)
+          .flatMap(ProcessHandle::of)
+          .ifPresent(ProcessHandle::destroy);
+    } catch (IOException | NumberFormatException e) {
+      // already gone
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Cyrus at 127.0.0.1:" + port + " (" + dir + ")";
+  }
+}
