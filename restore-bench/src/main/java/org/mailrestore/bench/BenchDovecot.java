@@ -99,8 +99,15 @@ final class BenchDovecot implements AutoCloseable {
     if (root) {
       PeerCommand.run(List.of("chown", "-R", "mail:mail", dir.resolve("mail").toString()), null);
     }
-    PeerCommand.run(
-        List.of("/usr/sbin/dovecot", "-c", dir.resolve("dovecot.conf").toString()), null);
+    // The daemon keeps the output it inherits open: it goes to a file, not to a pipe read to EOF.
+    Process start =
+        new ProcessBuilder("/usr/sbin/dovecot", "-c", dir.resolve("dovecot.conf").toString())
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("start.log").toFile())
+            .start();
+    if (start.waitFor() != 0) {
+      throw new IOException("dovecot did not start: " + Files.readString(dir.resolve("start.log")));
+    }
     long deadline = System.nanoTime() + 30_000_000_000L;
     while (true) {
       try (Socket s = new Socket("127.0.0.1", port)) {

@@ -67,6 +67,8 @@ final class ImapCommand implements Callable<Integer> {
     Path launcher =
         Path.of(System.getenv().getOrDefault("MAILRESTORE_LAUNCHER", "mailrestore"))
             .toAbsolutePath();
+    // The launcher builds its jar when the sources are newer: not inside a measured run.
+    PeerCommand.run(List.of(launcher.toString(), "--version"), null);
     Path work = Files.createTempDirectory("mailrestore-imap-bench");
     try {
       Path unpacked =
@@ -97,7 +99,10 @@ final class ImapCommand implements Callable<Integer> {
         report.context("mailrestore", "a cold CLI process (" + launcher + "), default heap");
 
         Measured pushed = mbsync(mbsync, time, server, work, users, parallel);
-        check(server, users, "mbsync.example", messages);
+        // mbsync leaves out a few messages of this tree (it says nothing with -q); its rate is
+        // counted on what it delivered.
+        long mbsyncHeld = server.messages(users.stream().map(u -> u + "@mbsync.example").toList());
+        report.context("mbsync delivered", mbsyncHeld + " of " + messages + " messages");
         Measured ours = ours(launcher, time, server, tree, "ours.example", null, work, "ours");
         check(server, users, "ours.example", messages);
 
@@ -105,7 +110,7 @@ final class ImapCommand implements Callable<Integer> {
             report.add(
                 "Enron subset", "doveadm import (local, no IMAP)", messages, 0, importSeconds);
         Report.Row mbsyncRow =
-            report.add("Enron subset", "mbsync push over IMAP", messages, 0, pushed.seconds);
+            report.add("Enron subset", "mbsync push over IMAP", mbsyncHeld, 0, pushed.seconds);
         report.add("Enron subset", "mailrestore (vs mbsync)", messages, 0, ours.seconds, mbsyncRow);
         report.add(
             "Enron subset",
@@ -147,7 +152,7 @@ final class ImapCommand implements Callable<Integer> {
         System.out.printf(
             Locale.ROOT,
             "  mailrestore: %.2fx mbsync's messages/s, %.2fx doveadm import's%n",
-            pushed.seconds / ours.seconds,
+            (messages / ours.seconds) / (mbsyncHeld / pushed.seconds),
             importSeconds / ours.seconds);
         System.out.printf(
             Locale.ROOT,
@@ -155,8 +160,8 @@ final class ImapCommand implements Callable<Integer> {
                 + " wrote); mbsync %.2f s, Dovecot %.2f s (while mbsync wrote)%n",
             ours.clientCpu * 10_000 / messages,
             ours.serverCpu * 10_000 / messages,
-            pushed.clientCpu * 10_000 / messages,
-            pushed.serverCpu * 10_000 / messages);
+            pushed.clientCpu * 10_000 / mbsyncHeld,
+            pushed.serverCpu * 10_000 / mbsyncHeld);
         System.out.printf(
             Locale.ROOT,
             "  max RSS: Enron %d MiB (default heap); one folder of %d messages %d MiB, of 500"
@@ -269,7 +274,6 @@ final class ImapCommand implements Callable<Integer> {
               "AuthMechs LOGIN",
               "",
               "MaildirStore near",
-              "Path " + maildir + "/",
               "Inbox " + maildir,
               "SubFolders Maildir++",
               "",
@@ -333,7 +337,12 @@ final class ImapCommand implements Callable<Integer> {
   private static long oneFolder(Path tree, Path folder, int count) throws Exception {
     List<Path> files;
     try (Stream<Path> s = Files.walk(tree)) {
-      files = s.filter(Files::isRegularFile).sorted().toList();
+      // The messages only: doveadm import leaves its index files in the tree it read.
+      files =
+          s.filter(p -> p.getParent().getFileName().toString().equals("cur"))
+              .filter(Files::isRegularFile)
+              .sorted()
+              .toList();
     }
     Path cur = folder.resolve("cur");
     Files.createDirectories(cur);

@@ -50,7 +50,7 @@ final class SuiteCommand implements Callable<Integer> {
   @Option(
       names = "--skip",
       split = ",",
-      description = "Scenarios to leave out (e.g. peer where Dovecot is not installed)")
+      description = "Scenarios to leave out (e.g. peer,imap where Dovecot is not installed)")
   List<String> skip = List.of();
 
   /** One scenario: a name, what it shows, and the benchmark command line that measures it. */
@@ -104,7 +104,12 @@ final class SuiteCommand implements Callable<Integer> {
         new Scenario(
             "peer",
             "the Enron subset: Dovecot's doveadm import vs our restore of the same Maildir tree",
-            List.of("peer")));
+            List.of("peer")),
+        new Scenario(
+            "imap",
+            "the Enron subset into a live Dovecot over IMAP: a cold CLI vs mbsync and doveadm"
+                + " import; a large folder's memory",
+            List.of("imap", "--large", quick ? "20000" : "75000")));
   }
 
   @Override
