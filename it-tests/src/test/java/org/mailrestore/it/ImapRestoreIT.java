@@ -129,9 +129,11 @@ class ImapRestoreIT {
     return digests;
   }
 
-  @Test
-  void killedFiveTimesInPhaseTwoThenResumedLosesAndDoublesNothing() throws Exception {
-    ImapServers.Server server = ImapServers.DOVECOT.start();
+  @ParameterizedTest
+  @EnumSource(ImapServers.class)
+  void killedFiveTimesInPhaseTwoThenResumedLosesAndDoublesNothing(ImapServers kind)
+      throws Exception {
+    ImapServers.Server server = kind.start();
     String domain = "k" + Long.toHexString(System.nanoTime()) + ".example";
     List<String> logins = logins(domain);
     server.prepare(logins);
