@@ -61,8 +61,13 @@ class ImapRestoreIT {
   }
 
   private List<String> args(ImapServers.Server server, String command, String domain) {
+    return args(server, command, maildir, domain);
+  }
+
+  /** {@code command} (e.g. "restore run") of a plain Maildir tree into the server. */
+  private List<String> args(ImapServers.Server server, String command, Path tree, String domain) {
     List<String> args = new ArrayList<>(List.of(command.split(" ")));
-    args.addAll(List.of("--maildir", maildir.toString(), "--maildir-domain", domain));
+    args.addAll(List.of("--maildir", tree.toString(), "--maildir-domain", domain));
     args.addAll(List.of("--maildir-layout", "plain"));
     args.addAll(server.targetArgs());
     args.addAll(Cli.database(own.database()));
@@ -185,12 +190,7 @@ class ImapRestoreIT {
     try (TcpCutProxy proxy =
         TcpCutProxy.start(java.net.URI.create(direct.url()).getPort(), 3, 64 * 1024)) {
       ImapServers.Server server = direct.through("imap://127.0.0.1:" + proxy.port());
-      List<String> restore = new ArrayList<>(List.of("restore", "run"));
-      restore.addAll(List.of("--maildir", tree.toString(), "--maildir-domain", domain));
-      restore.addAll(List.of("--maildir-layout", "plain"));
-      restore.addAll(server.targetArgs());
-      restore.addAll(Cli.database(own.database()));
-      String out = run(server, restore);
+      String out = run(server, args(server, "restore run", tree, domain));
       assertThat(out).contains("COMPLETED").contains(" 0 failed");
       assertThat(proxy.cuts()).as("connections cut").isPositive();
     }
@@ -210,12 +210,7 @@ class ImapRestoreIT {
     Path tree = usersOfEnron("arnold-j", "baughman-d");
     String domain = "q" + Long.toHexString(System.nanoTime()) + ".example";
     DovecotServer.get().addUser("arnold-j@" + domain, "*:messages=20");
-    List<String> restore = new ArrayList<>(List.of("restore", "run"));
-    restore.addAll(List.of("--maildir", tree.toString(), "--maildir-domain", domain));
-    restore.addAll(List.of("--maildir-layout", "plain"));
-    restore.addAll(server.targetArgs());
-    restore.addAll(Cli.database(own.database()));
-    CliProcess process = start(server, restore);
+    CliProcess process = start(server, args(server, "restore run", tree, domain));
     assertThat(process.waitFor(600)).as(process.output()).isEqualTo(1); // partial
     assertThat(process.output()).contains("26 failed");
 

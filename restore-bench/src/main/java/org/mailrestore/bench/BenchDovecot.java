@@ -1,13 +1,12 @@
 package org.mailrestore.bench;
 
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.mailrestore.testkit.LocalDaemons;
 
 /**
  * The IMAP benchmark's Dovecot: mdbox with the default fsync ({@code optimized}), a loopback port,
@@ -33,10 +32,7 @@ final class BenchDovecot implements AutoCloseable {
   static BenchDovecot start(Path dir) throws Exception {
     Files.createDirectories(dir.resolve("run"));
     Files.createDirectories(dir.resolve("mail"));
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    int port = LocalDaemons.freePort();
     boolean root = "root".equals(System.getProperty("user.name"));
     String me = System.getProperty("user.name");
     String password = "m-" + UUID.randomUUID();
@@ -99,26 +95,8 @@ final class BenchDovecot implements AutoCloseable {
     if (root) {
       PeerCommand.run(List.of("chown", "-R", "mail:mail", dir.resolve("mail").toString()), null);
     }
-    // The daemon keeps the output it inherits open: it goes to a file, not to a pipe read to EOF.
-    Process start =
-        new ProcessBuilder("/usr/sbin/dovecot", "-c", dir.resolve("dovecot.conf").toString())
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("start.log").toFile())
-            .start();
-    if (start.waitFor() != 0) {
-      throw new IOException("dovecot did not start: " + Files.readString(dir.resolve("start.log")));
-    }
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (true) {
-      try (Socket s = new Socket("127.0.0.1", port)) {
-        break;
-      } catch (IOException e) {
-        if (System.nanoTime() > deadline) {
-          throw new IOException("Dovecot did not listen on " + port, e);
-        }
-        Thread.sleep(100);
-      }
-    }
+    LocalDaemons.run(List.of("/usr/sbin/dovecot", "-c", dir.resolve("dovecot.conf").toString()));
+    LocalDaemons.awaitPort(port, dir.resolve("dovecot.log"));
     long master = Long.parseLong(Files.readString(dir.resolve("run/master.pid")).strip());
     return new BenchDovecot(dir, port, master, password);
   }

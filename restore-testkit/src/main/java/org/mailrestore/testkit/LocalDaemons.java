@@ -9,18 +9,21 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** What the tests' own server instances (Dovecot, Cyrus) need to start: a port, a wait, a run. */
-final class LocalDaemons {
+/**
+ * What a server instance of our own (the tests' Dovecot and Cyrus, the benchmarks' Dovecot) needs
+ * to start: a free port, a wait for it to listen, a command run to its end.
+ */
+public final class LocalDaemons {
 
   private LocalDaemons() {}
 
-  static int freePort() throws IOException {
+  public static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }
   }
 
-  static void awaitPort(int port, Path log) throws IOException {
+  public static void awaitPort(int port, Path log) throws IOException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (System.nanoTime() < deadline) {
       try (Socket s = new Socket("127.0.0.1", port)) {
@@ -39,7 +42,7 @@ final class LocalDaemons {
   }
 
   /** Runs a command to its end; its output goes to a file, as a daemon it starts keeps it open. */
-  static void run(List<String> command) throws IOException {
+  public static void run(List<String> command) throws IOException {
     Path output = Files.createTempFile("mailrestore-command-", ".log");
     try {
       Process p =
