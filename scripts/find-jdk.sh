@@ -3,7 +3,17 @@
 # the java on the PATH.
 
 java_major() {
-  # Prints the feature version of a java binary (17, 21, 25...), or nothing.
+  # Prints the feature version of a java binary (17, 21, 25...), or nothing. The JDK's release
+  # file says it without starting a JVM (a launcher runs this for every JDK it looks at).
+  local release version
+  release="$(dirname "$(dirname "$1")")/release"
+  if [ -f "$release" ]; then
+    version=$(sed -n 's/^JAVA_VERSION="\([0-9][0-9]*\).*/\1/p' "$release" | head -n 1)
+    if [ -n "$version" ]; then
+      echo "$version"
+      return 0
+    fi
+  fi
   "$1" -XshowSettings:properties -version 2>&1 \
     | sed -n 's/^ *java\.specification\.version = \([0-9][0-9]*\).*/\1/p' | head -n 1
 }

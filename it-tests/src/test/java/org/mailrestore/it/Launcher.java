@@ -15,7 +15,7 @@ final class Launcher {
       throw new IllegalStateException("the packaged CLI is missing: " + jar);
     }
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    // As ./mailrestore runs it: the embedded database's binaries from beside the jar.
+    // The fat jar as it runs alone, the embedded database's binaries added from beside it.
     return List.of(
         java.toString(),
         "--enable-native-access=ALL-UNNAMED",

@@ -45,7 +45,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
       throw new IOException(
           "the embedded MariaDB's binaries are not on the class path: they sit beside the jar in"
               + " restore-api/target/embedded-db (run through ./mailrestore, or add"
-              + " -Dloader.path=<that directory>); or give a database of your own (--jdbc-url,"
+              + " -Dloader.path=<that directory> to java -jar); or give a database of your own (--jdbc-url,"
               + " spring.datasource.url)");
     }
     Files.createDirectories(dir);

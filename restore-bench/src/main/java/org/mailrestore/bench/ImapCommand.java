@@ -56,7 +56,7 @@ final class ImapCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Path doveadm = Path.of("/usr/bin/doveadm");
     Path mbsync = Path.of("/usr/bin/mbsync");
-    Path time = Path.of("/usr/bin/time");
+    Path time = ColdCli.TIME;
     for (Path tool : List.of(doveadm, mbsync, time)) {
       if (!Files.isExecutable(tool)) {
         System.err.println(
@@ -64,11 +64,7 @@ final class ImapCommand implements Callable<Integer> {
         return 2;
       }
     }
-    Path launcher =
-        Path.of(System.getenv().getOrDefault("MAILRESTORE_LAUNCHER", "mailrestore"))
-            .toAbsolutePath();
-    // The launcher builds its jar when the sources are newer: not inside a measured run.
-    PeerCommand.run(List.of(launcher.toString(), "--version"), null);
+    ColdCli cli = ColdCli.prepared();
     Path work = Files.createTempDirectory("mailrestore-imap-bench");
     try {
       Path unpacked =
@@ -96,14 +92,14 @@ final class ImapCommand implements Callable<Integer> {
         report.context("server", server.version() + ", mdbox, mail_fsync=optimized (default)");
         report.context(
             "mbsync", PeerCommand.run(List.of(mbsync.toString(), "--version"), null).strip());
-        report.context("mailrestore", "a cold CLI process (" + launcher + "), default heap");
+        report.context("mailrestore", cli.describe() + ", default heap");
 
         Measured pushed = mbsync(mbsync, time, server, work, users, parallel);
         // mbsync leaves out a few messages of this tree (it says nothing with -q); its rate is
         // counted on what it delivered.
         long mbsyncHeld = server.messages(users.stream().map(u -> u + "@mbsync.example").toList());
         report.context("mbsync delivered", mbsyncHeld + " of " + messages + " messages");
-        Measured ours = ours(launcher, time, server, tree, "ours.example", null, work, "ours");
+        Measured ours = ours(cli, server, tree, "ours.example", null, work);
         check(server, users, "ours.example", messages);
 
         Report.Row importRow =
@@ -121,29 +117,13 @@ final class ImapCommand implements Callable<Integer> {
             importRow);
 
         Path folders = work.resolve("folders");
-        long big = oneFolder(tree, folders.resolve("large/big"), large);
-        oneFolder(tree, folders.resolve("small/little"), 500);
+        long big = MaildirTree.oneFolder(tree, folders.resolve("large/big"), large);
+        MaildirTree.oneFolder(tree, folders.resolve("small/little"), 500);
         PeerCommand.openToAll(folders);
         Measured bigRun =
-            ours(
-                launcher,
-                time,
-                server,
-                folders.resolve("large"),
-                "large.example",
-                folderHeap,
-                work,
-                "large");
+            ours(cli, server, folders.resolve("large"), "large.example", folderHeap, work);
         Measured smallRun =
-            ours(
-                launcher,
-                time,
-                server,
-                folders.resolve("small"),
-                "small.example",
-                folderHeap,
-                work,
-                "small");
+            ours(cli, server, folders.resolve("small"), "small.example", folderHeap, work);
         check(server, List.of("big"), "large.example", big);
         report.add("one folder", "mailrestore, " + big + " messages", big, 0, bigRun.seconds);
         report.add("one folder", "mailrestore, 500 messages", 500, 0, smallRun.seconds);
@@ -187,43 +167,28 @@ final class ImapCommand implements Callable<Integer> {
   private record Measured(double seconds, double clientCpu, long maxRssKib, double serverCpu) {}
 
   private Measured ours(
-      Path launcher,
-      Path time,
-      BenchDovecot server,
-      Path tree,
-      String domain,
-      String heap,
-      Path work,
-      String name)
+      ColdCli cli, BenchDovecot server, Path tree, String domain, String heap, Path work)
       throws Exception {
     try (BenchDatabase db =
         new BenchDatabase(mariadb.url, mariadb.user, mariadb.password(), "imap", 1)) {
-      Path timing = work.resolve(name + ".time");
-      List<String> command =
-          new ArrayList<>(
-              List.of(
-                  time.toString(),
-                  "-o",
-                  timing.toString(),
-                  "-f",
-                  "%e %U %S %M",
-                  launcher.toString(),
-                  "restore",
-                  "run",
-                  "--maildir",
-                  tree.toString(),
-                  "--maildir-domain",
-                  domain,
-                  "--target",
-                  "imap://127.0.0.1:" + server.port,
-                  "--imap-starttls",
-                  "never",
-                  "--imap-login",
-                  "separator",
-                  "--jdbc-url",
-                  db.jdbcUrl(),
-                  "--db-user",
-                  mariadb.user));
+      List<String> arguments =
+          List.of(
+              "restore",
+              "run",
+              "--maildir",
+              tree.toString(),
+              "--maildir-domain",
+              domain,
+              "--target",
+              "imap://127.0.0.1:" + server.port,
+              "--imap-starttls",
+              "never",
+              "--imap-login",
+              "separator",
+              "--jdbc-url",
+              db.jdbcUrl(),
+              "--db-user",
+              mariadb.user);
       Map<String, String> env =
           heap == null
               ? Map.of(
@@ -234,18 +199,9 @@ final class ImapCommand implements Callable<Integer> {
                   "MAILRESTORE_IMAP_PASSWORD", server.masterPassword,
                   "MAILRESTORE_JAVA_OPTS", "-Xmx" + heap);
       double cpu = server.cpuSeconds();
-      long start = System.nanoTime();
-      String out = PeerCommand.run(command, null, env);
-      double seconds = (System.nanoTime() - start) / 1e9;
-      if (!out.contains("COMPLETED") || !out.contains(" 0 failed")) {
-        throw new IllegalStateException("mailrestore did not restore everything:\n" + out);
-      }
-      String[] t = Files.readString(timing).strip().split("\\s+");
+      ColdCli.Measured run = cli.run(arguments, env, work);
       return new Measured(
-          seconds,
-          Double.parseDouble(t[1]) + Double.parseDouble(t[2]),
-          Long.parseLong(t[3]),
-          server.cpuSeconds() - cpu);
+          run.seconds(), run.cpuSeconds(), run.maxRssKib(), server.cpuSeconds() - cpu);
     }
   }
 
@@ -331,26 +287,5 @@ final class ImapCommand implements Callable<Integer> {
       throw new IllegalStateException(
           "the server holds " + held + " of the " + expected + " messages for " + domain);
     }
-  }
-
-  /** {@code count} messages in one Maildir folder, the tree's files taken in turn (hard links). */
-  private static long oneFolder(Path tree, Path folder, int count) throws Exception {
-    List<Path> files;
-    try (Stream<Path> s = Files.walk(tree)) {
-      // The messages only: doveadm import leaves its index files in the tree it read.
-      files =
-          s.filter(p -> p.getParent().getFileName().toString().equals("cur"))
-              .filter(Files::isRegularFile)
-              .sorted()
-              .toList();
-    }
-    Path cur = folder.resolve("cur");
-    Files.createDirectories(cur);
-    Files.createDirectories(folder.resolve("new"));
-    Files.createDirectories(folder.resolve("tmp"));
-    for (int i = 0; i < count; i++) {
-      Files.createLink(cur.resolve(i + ".bench:2,S"), files.get(i % files.size()));
-    }
-    return count;
   }
 }

@@ -45,6 +45,27 @@ final class MaildirTree {
     return messages;
   }
 
+  /** {@code count} messages in one Maildir folder, the tree's files taken in turn (hard links). */
+  static long oneFolder(Path tree, Path folder, int count) throws IOException {
+    List<Path> files;
+    try (Stream<Path> s = Files.walk(tree)) {
+      // The messages only: doveadm import leaves its index files in the tree it read.
+      files =
+          s.filter(p -> p.getParent().getFileName().toString().equals("cur"))
+              .filter(Files::isRegularFile)
+              .sorted()
+              .toList();
+    }
+    Path cur = folder.resolve("cur");
+    Files.createDirectories(cur);
+    Files.createDirectories(folder.resolve("new"));
+    Files.createDirectories(folder.resolve("tmp"));
+    for (int i = 0; i < count; i++) {
+      Files.createLink(cur.resolve(i + ".bench:2,S"), files.get(i % files.size()));
+    }
+    return count;
+  }
+
   /**
    * {@code a/b.c} becomes {@code .a.b_c}: Maildir++ separates levels with dots. A top-level {@code
    * inbox} is the mailbox's own INBOX (its root), and its subfolders are {@code .INBOX.sub}, as

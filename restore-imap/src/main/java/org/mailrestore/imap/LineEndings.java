@@ -1,7 +1,5 @@
 package org.mailrestore.imap;
 
-import java.io.ByteArrayOutputStream;
-
 /**
  * How a message's lines end. IMAP carries messages with CRLF (RFC 3501 §2.3.1.1, and Dovecot and
  * Cyrus convert bare LF themselves), so a Maildir or mbox message with bare LF is sent as CRLF and
@@ -17,7 +15,7 @@ enum LineEndings {
   static LineEndings of(byte[] message) {
     boolean bare = false;
     boolean crlf = false;
-    for (int i = 0; i < message.length; i++) {
+    for (int i = 0; i < message.length && !(bare && crlf); i++) {
       if (message[i] == '\n') {
         if (i > 0 && message[i - 1] == '\r') {
           crlf = true;
@@ -31,15 +29,25 @@ enum LineEndings {
 
   /** The message as IMAP carries it: every line ending CRLF. */
   static byte[] toCrlf(byte[] message) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(message.length + message.length / 32);
+    int bare = 0;
     for (int i = 0; i < message.length; i++) {
-      byte b = message[i];
-      if (b == '\n' && (i == 0 || message[i - 1] != '\r')) {
-        out.write('\r');
+      if (message[i] == '\n' && (i == 0 || message[i - 1] != '\r')) {
+        bare++;
       }
-      out.write(b);
     }
-    return out.toByteArray();
+    byte[] out = new byte[message.length + bare];
+    int n = 0;
+    int from = 0; // copied in runs: the bytes between two bare line feeds
+    for (int i = 0; i < message.length; i++) {
+      if (message[i] == '\n' && (i == 0 || message[i - 1] != '\r')) {
+        System.arraycopy(message, from, out, n, i - from);
+        n += i - from;
+        out[n++] = '\r';
+        from = i;
+      }
+    }
+    System.arraycopy(message, from, out, n, message.length - from);
+    return out;
   }
 
   /** A bit per line ending of the message, set where it is a bare LF. */
@@ -67,7 +75,8 @@ enum LineEndings {
       return fromServer;
     }
     java.util.BitSet bare = this == MIXED ? java.util.BitSet.valueOf(bareLines) : null;
-    ByteArrayOutputStream out = new ByteArrayOutputStream(fromServer.length);
+    byte[] out = new byte[fromServer.length];
+    int n = 0;
     int line = 0;
     for (int i = 0; i < fromServer.length; i++) {
       if (fromServer[i] == '\r' && i + 1 < fromServer.length && fromServer[i + 1] == '\n') {
@@ -78,8 +87,8 @@ enum LineEndings {
       if (fromServer[i] == '\n') {
         line++;
       }
-      out.write(fromServer[i]);
+      out[n++] = fromServer[i];
     }
-    return out.toByteArray();
+    return n == out.length ? out : java.util.Arrays.copyOf(out, n);
   }
 }

@@ -97,6 +97,19 @@ class WireFormatsTest {
   }
 
   @Test
+  void lineEndingsAtTheEdgesOfAMessage() {
+    for (String text : List.of("", "\n", "\r\n", "\nx", "x", "\r", "\n\n\r\n", "a\r\n\nb\r")) {
+      byte[] source = text.getBytes(StandardCharsets.US_ASCII);
+      LineEndings endings = LineEndings.of(source);
+      byte[] sent = endings == LineEndings.CRLF ? source : LineEndings.toCrlf(source);
+      assertThat(new String(sent, StandardCharsets.US_ASCII))
+          .isEqualTo(text.replace("\r\n", "\n").replace("\n", "\r\n"));
+      byte[] bare = endings == LineEndings.MIXED ? LineEndings.bareLines(source) : null;
+      assertThat(endings.restore(sent, bare)).as("%s", text.replace("\n", "\\n")).isEqualTo(source);
+    }
+  }
+
+  @Test
   void flagsRightsAndKeywordsMapBothWays() {
     assertThat(MessageFlags.toImap("uf")).containsExactly("\\Flagged");
     assertThat(MessageFlags.toImap("rwd"))

@@ -58,19 +58,20 @@ public record MessageHeaders(String sender, String subject, Long date) {
         end++;
       }
       int lineEnd = end > start && head[end - 1] == '\r' ? end - 1 : end;
-      String line = text(head, start, lineEnd - start);
+      int lineStart = start;
       start = end + 1;
-      if (line.isEmpty()) {
+      if (lineEnd == lineStart) {
         break; // the blank line: the body starts
       }
-      boolean mboxSeparator = first && line.startsWith("From ");
+      boolean mboxSeparator = first && startsWith(head, lineStart, lineEnd, "From ");
       first = false;
       if (mboxSeparator) {
         continue;
       }
-      if (line.charAt(0) == ' ' || line.charAt(0) == '\t') {
+      // Names are ASCII: they are matched as bytes, and only the wanted values become text.
+      if (head[lineStart] == ' ' || head[lineStart] == '\t') {
         if (current >= 0) {
-          value.append(' ').append(line.strip());
+          value.append(' ').append(text(head, lineStart, lineEnd - lineStart).strip());
         }
         continue;
       }
@@ -78,14 +79,16 @@ public record MessageHeaders(String sender, String subject, Long date) {
         values[current] = value.toString();
       }
       current = -1;
-      int colon = line.indexOf(':');
-      if (colon > 0) {
-        String name = line.substring(0, colon).strip().toLowerCase(Locale.ROOT);
+      int colon = lineStart;
+      while (colon < lineEnd && head[colon] != ':') {
+        colon++;
+      }
+      if (colon > lineStart && colon < lineEnd) {
         for (int i = 0; i < wanted.length; i++) {
-          if (wanted[i].equals(name) && values[i] == null) {
+          if (values[i] == null && isName(head, lineStart, colon, wanted[i])) {
             current = i;
             value.setLength(0);
-            value.append(line.substring(colon + 1).strip());
+            value.append(text(head, colon + 1, lineEnd - colon - 1).strip());
           }
         }
       }
@@ -94,6 +97,41 @@ public record MessageHeaders(String sender, String subject, Long date) {
       values[current] = value.toString();
     }
     return values;
+  }
+
+  private static boolean startsWith(byte[] bytes, int from, int to, String prefix) {
+    if (to - from < prefix.length()) {
+      return false;
+    }
+    for (int i = 0; i < prefix.length(); i++) {
+      if (bytes[from + i] != prefix.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether the bytes, white space around them left out, are this lower-case name in any case. */
+  private static boolean isName(byte[] bytes, int from, int to, String name) {
+    while (from < to && (bytes[from] == ' ' || bytes[from] == '\t')) {
+      from++;
+    }
+    while (to > from && (bytes[to - 1] == ' ' || bytes[to - 1] == '\t')) {
+      to--;
+    }
+    if (to - from != name.length()) {
+      return false;
+    }
+    for (int i = 0; i < name.length(); i++) {
+      int b = bytes[from + i];
+      if (b >= 'A' && b <= 'Z') {
+        b += 'a' - 'A';
+      }
+      if (b != name.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Header bytes as text: UTF-8 when they are valid UTF-8, else ISO-8859-1 (never fails). */
@@ -112,6 +150,9 @@ public record MessageHeaders(String sender, String subject, Long date) {
 
   /** Decodes RFC 2047 encoded words; words it cannot decode stay as they are. */
   public static String decodeWords(String value) {
+    if (!value.contains("=?")) {
+      return value;
+    }
     String joined = BETWEEN_ENCODED_WORDS.matcher(value).replaceAll("$1$2");
     Matcher m = ENCODED_WORD.matcher(joined);
     StringBuilder sb = new StringBuilder();
@@ -197,7 +238,10 @@ public record MessageHeaders(String sender, String subject, Long date) {
     if (value == null) {
       return null;
     }
-    String v = COMMENT.matcher(value).replaceAll(" ").replaceAll("\\s+", " ").strip();
+    String v =
+        plain(value)
+            ? value.strip()
+            : COMMENT.matcher(value).replaceAll(" ").replaceAll("\\s+", " ").strip();
     try {
       return ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME)
           .toInstant()
@@ -213,5 +257,17 @@ public record MessageHeaders(String sender, String subject, Long date) {
     } catch (DateTimeParseException e) {
       return null;
     }
+  }
+
+  /** Whether a date has no comment and no run of white space to fold (most do not). */
+  private static boolean plain(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == '('
+          || (Character.isWhitespace(c) && (c != ' ' || (i > 0 && value.charAt(i - 1) == ' ')))) {
+        return false;
+      }
+    }
+    return true;
   }
 }
