@@ -26,7 +26,19 @@ public interface BlobSource extends AutoCloseable {
    * @param expectedSize the size its item declares, or -1 when unknown
    */
   default InputStream openVerified(BlobDigest digest, long expectedSize) throws IOException {
-    return new VerifyingInputStream(open(digest), digest, expectedSize, describe(digest));
+    return verifying(digest, expectedSize, open(digest));
+  }
+
+  /**
+   * Wraps a stream of a blob's bytes in this source's check of them. By default the bytes are
+   * hashed; a source that hashed the bytes itself earlier in the run (a Maildir tree) may instead
+   * check that they are still the bytes it hashed. Decorators forward this to the source they wrap,
+   * so the check is the innermost source's while the bytes pass through every decorator.
+   *
+   * @param expectedSize the size its item declares, or -1 when unknown
+   */
+  default InputStream verifying(BlobDigest digest, long expectedSize, InputStream in) {
+    return new VerifyingInputStream(in, digest, expectedSize, describe(digest));
   }
 
   @Override

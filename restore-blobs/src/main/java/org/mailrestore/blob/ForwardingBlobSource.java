@@ -26,6 +26,11 @@ public abstract class ForwardingBlobSource implements BlobSource {
   }
 
   @Override
+  public InputStream verifying(BlobDigest digest, long expectedSize, InputStream in) {
+    return delegate.verifying(digest, expectedSize, in);
+  }
+
+  @Override
   public void close() throws IOException {
     delegate.close();
   }

@@ -108,6 +108,41 @@ class DecoratorsTest {
   }
 
   @Test
+  void theCheckIsTheInnermostSourcesWhileTheBytesPassEveryDecorator() throws IOException {
+    AtomicInteger ownChecks = new AtomicInteger();
+    BlobSource checksItself =
+        new BlobSource() {
+          @Override
+          public InputStream open(BlobDigest digest) {
+            return new ByteArrayInputStream(BLOB);
+          }
+
+          @Override
+          public InputStream verifying(BlobDigest digest, long expectedSize, InputStream in) {
+            ownChecks.incrementAndGet();
+            return in;
+          }
+
+          @Override
+          public String describe(BlobDigest digest) {
+            return "its own check";
+          }
+        };
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    BlobSource stack =
+        new MeteredBlobSource(
+            new BoundedBlobSource(new RetryingBlobSource(checksItself, FAST, (d, e) -> {}), 2),
+            registry,
+            "local");
+    try (InputStream in = stack.openVerified(DIGEST, BLOB.length)) {
+      assertThat(in.readAllBytes()).isEqualTo(BLOB);
+    }
+    assertThat(ownChecks).hasValue(1);
+    assertThat(registry.get("mailrestore.blob.read.bytes").counter().count())
+        .isEqualTo(BLOB.length);
+  }
+
+  @Test
   void givesUpAfterTheLastAttempt() {
     RetryingBlobSource source = new RetryingBlobSource(new FlakySource(100, 0), FAST, (d, e) -> {});
     assertThatThrownBy(() -> source.open(DIGEST)).hasMessageContaining("503");

@@ -212,19 +212,18 @@ final class ImapWriter implements MailboxWriter {
     for (String tag : item.state().tags()) {
       flags.add(keywords.keywordFor(tag));
     }
-    LineEndings endings = LineEndings.of(bytes);
-    byte[] crlf = endings == LineEndings.CRLF ? bytes : LineEndings.toCrlf(bytes);
+    LineEndings.Converted sent = LineEndings.convert(bytes);
     ready.add(
         new Appending(
             item,
             item.folder(),
             folder,
-            crlf,
-            endings,
-            endings == LineEndings.MIXED ? LineEndings.bareLines(bytes) : null,
+            sent.crlf(),
+            sent.endings(),
+            sent.bareLines(),
             flags,
             item.state().date(),
-            Appending.messageId(crlf)));
+            Appending.messageId(sent.crlf())));
   }
 
   /**

@@ -1,5 +1,8 @@
 package org.mailrestore.imap;
 
+import java.util.Arrays;
+import java.util.BitSet;
+
 /**
  * How a message's lines end. IMAP carries messages with CRLF (RFC 3501 §2.3.1.1, and Dovecot and
  * Cyrus convert bare LF themselves), so a Maildir or mbox message with bare LF is sent as CRLF and
@@ -12,57 +15,60 @@ enum LineEndings {
   LF,
   MIXED;
 
-  static LineEndings of(byte[] message) {
-    boolean bare = false;
-    boolean crlf = false;
-    for (int i = 0; i < message.length && !(bare && crlf); i++) {
-      if (message[i] == '\n') {
-        if (i > 0 && message[i - 1] == '\r') {
-          crlf = true;
-        } else {
-          bare = true;
-        }
-      }
-    }
-    return bare ? (crlf ? MIXED : LF) : CRLF;
-  }
+  /**
+   * A message as IMAP carries it, and what turns it back.
+   *
+   * @param crlf the bytes to send: every line ending CRLF (the message itself when it had no bare
+   *     LF)
+   * @param bareLines for {@link #MIXED}, a bit per line ending, set where it was a bare LF; else
+   *     null
+   */
+  record Converted(LineEndings endings, byte[] crlf, byte[] bareLines) {}
 
-  /** The message as IMAP carries it: every line ending CRLF. */
-  static byte[] toCrlf(byte[] message) {
+  /**
+   * Converts a message in one pass over its bytes (three passes cost a tenth of an IMAP restore's
+   * CPU): where the bare line feeds are, then a copy in runs between them.
+   */
+  static Converted convert(byte[] message) {
+    int[] bareAt = new int[16];
+    int[] bareLine = new int[16];
     int bare = 0;
-    for (int i = 0; i < message.length; i++) {
-      if (message[i] == '\n' && (i == 0 || message[i - 1] != '\r')) {
-        bare++;
-      }
-    }
-    byte[] out = new byte[message.length + bare];
-    int n = 0;
-    int from = 0; // copied in runs: the bytes between two bare line feeds
-    for (int i = 0; i < message.length; i++) {
-      if (message[i] == '\n' && (i == 0 || message[i - 1] != '\r')) {
-        System.arraycopy(message, from, out, n, i - from);
-        n += i - from;
-        out[n++] = '\r';
-        from = i;
-      }
-    }
-    System.arraycopy(message, from, out, n, message.length - from);
-    return out;
-  }
-
-  /** A bit per line ending of the message, set where it is a bare LF. */
-  static byte[] bareLines(byte[] message) {
-    java.util.BitSet bare = new java.util.BitSet();
-    int line = 0;
+    int lines = 0;
     for (int i = 0; i < message.length; i++) {
       if (message[i] == '\n') {
         if (i == 0 || message[i - 1] != '\r') {
-          bare.set(line);
+          if (bare == bareAt.length) {
+            bareAt = Arrays.copyOf(bareAt, bare * 2);
+            bareLine = Arrays.copyOf(bareLine, bare * 2);
+          }
+          bareAt[bare] = i;
+          bareLine[bare++] = lines;
         }
-        line++;
+        lines++;
       }
     }
-    return bare.toByteArray();
+    if (bare == 0) {
+      return new Converted(CRLF, message, null);
+    }
+    byte[] out = new byte[message.length + bare];
+    int n = 0;
+    int from = 0;
+    for (int k = 0; k < bare; k++) {
+      int at = bareAt[k];
+      System.arraycopy(message, from, out, n, at - from);
+      n += at - from;
+      out[n++] = '\r';
+      from = at;
+    }
+    System.arraycopy(message, from, out, n, message.length - from);
+    if (bare == lines) {
+      return new Converted(LF, out, null);
+    }
+    BitSet bits = new BitSet(lines);
+    for (int k = 0; k < bare; k++) {
+      bits.set(bareLine[k]);
+    }
+    return new Converted(MIXED, out, bits.toByteArray());
   }
 
   /**
@@ -74,7 +80,7 @@ enum LineEndings {
     if (this == CRLF || (this == MIXED && bareLines == null)) {
       return fromServer;
     }
-    java.util.BitSet bare = this == MIXED ? java.util.BitSet.valueOf(bareLines) : null;
+    BitSet bare = this == MIXED ? BitSet.valueOf(bareLines) : null;
     byte[] out = new byte[fromServer.length];
     int n = 0;
     int line = 0;
@@ -89,6 +95,6 @@ enum LineEndings {
       }
       out[n++] = fromServer[i];
     }
-    return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+    return n == out.length ? out : Arrays.copyOf(out, n);
   }
 }

@@ -11,7 +11,8 @@ import org.mailrestore.target.WriteContext;
 
 /**
  * A message's bytes, read whole (an APPEND literal needs its exact length first) and checked
- * against the digest and size the source declares: staged as they pass, or read by digest.
+ * against the digest and size the source declares: staged as they pass, or read by digest through
+ * the source's own check ({@link org.mailrestore.blob.BlobSource#openVerified}).
  */
 final class MessageContent {
 
@@ -23,8 +24,8 @@ final class MessageContent {
     try (InputStream in = content.open()) {
       bytes = in.readAllBytes();
     }
-    check(bytes, declared, content.size(), content.describe());
-    return new Staged(BlobDigest.ofContent(bytes), bytes.length, bytes);
+    return new Staged(
+        check(bytes, declared, content.size(), content.describe()), bytes.length, bytes);
   }
 
   /** The item's bytes: staged, or read from the source's blobs within the engine's bound. */
@@ -36,10 +37,10 @@ final class MessageContent {
     if (digest == null) {
       throw new BlobException(BlobException.Reason.MISSING, "the item names no content");
     }
-    byte[] bytes;
+    long size = item.state().size();
     context.transfers().acquireUninterruptibly();
-    try (InputStream in = context.blobs().open(digest)) {
-      bytes = in.readAllBytes();
+    try (InputStream in = context.blobs().openVerified(digest, size > 0 ? size : -1)) {
+      return in.readAllBytes();
     } catch (BlobException e) {
       throw e;
     } catch (IOException e) {
@@ -47,14 +48,14 @@ final class MessageContent {
     } finally {
       context.transfers().release();
     }
-    check(bytes, digest, item.state().size(), context.blobs().describe(digest));
-    return bytes;
   }
 
   /**
+   * The content's digest, checked against the declared one.
+   *
    * @param size the declared size, or 0 or less when none is declared
    */
-  private static void check(byte[] bytes, BlobDigest declared, long size, String what)
+  private static BlobDigest check(byte[] bytes, BlobDigest declared, long size, String what)
       throws BlobException {
     if (size > 0 && bytes.length != size) {
       throw new BlobException(
@@ -67,5 +68,6 @@ final class MessageContent {
           BlobException.Reason.DIGEST_MISMATCH,
           what + " hashes to " + digest + ", not " + declared);
     }
+    return digest;
   }
 }

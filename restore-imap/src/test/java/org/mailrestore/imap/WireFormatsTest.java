@@ -8,6 +8,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -83,29 +84,44 @@ class WireFormatsTest {
   @Test
   void bareLineFeedsGoAsCrlfAndComeBackAsTheyWere() {
     byte[] lf = "From: a\nSubject: b\n\nbody\r-ish\n".getBytes(StandardCharsets.US_ASCII);
-    assertThat(LineEndings.of(lf)).isEqualTo(LineEndings.LF);
-    byte[] sent = LineEndings.toCrlf(lf);
-    assertThat(new String(sent, StandardCharsets.US_ASCII))
+    LineEndings.Converted sent = LineEndings.convert(lf);
+    assertThat(sent.endings()).isEqualTo(LineEndings.LF);
+    assertThat(new String(sent.crlf(), StandardCharsets.US_ASCII))
         .isEqualTo("From: a\r\nSubject: b\r\n\r\nbody\r-ish\r\n");
-    assertThat(LineEndings.LF.restore(sent, null)).isEqualTo(lf);
+    assertThat(LineEndings.LF.restore(sent.crlf(), sent.bareLines())).isEqualTo(lf);
     byte[] mixed = "H: a\r\nH: b\r\n\r\nbody\nmore\r\nend\n".getBytes(StandardCharsets.US_ASCII);
-    assertThat(LineEndings.of(mixed)).isEqualTo(LineEndings.MIXED);
-    assertThat(LineEndings.MIXED.restore(LineEndings.toCrlf(mixed), LineEndings.bareLines(mixed)))
-        .isEqualTo(mixed);
-    assertThat(LineEndings.of("a\r\nb\r\n".getBytes(StandardCharsets.US_ASCII)))
-        .isEqualTo(LineEndings.CRLF);
+    LineEndings.Converted both = LineEndings.convert(mixed);
+    assertThat(both.endings()).isEqualTo(LineEndings.MIXED);
+    assertThat(LineEndings.MIXED.restore(both.crlf(), both.bareLines())).isEqualTo(mixed);
+    byte[] crlf = "a\r\nb\r\n".getBytes(StandardCharsets.US_ASCII);
+    assertThat(LineEndings.convert(crlf).endings()).isEqualTo(LineEndings.CRLF);
+    assertThat(LineEndings.convert(crlf).crlf()).isSameAs(crlf);
   }
 
   @Test
   void lineEndingsAtTheEdgesOfAMessage() {
     for (String text : List.of("", "\n", "\r\n", "\nx", "x", "\r", "\n\n\r\n", "a\r\n\nb\r")) {
       byte[] source = text.getBytes(StandardCharsets.US_ASCII);
-      LineEndings endings = LineEndings.of(source);
-      byte[] sent = endings == LineEndings.CRLF ? source : LineEndings.toCrlf(source);
-      assertThat(new String(sent, StandardCharsets.US_ASCII))
+      LineEndings.Converted sent = LineEndings.convert(source);
+      assertThat(new String(sent.crlf(), StandardCharsets.US_ASCII))
           .isEqualTo(text.replace("\r\n", "\n").replace("\n", "\r\n"));
-      byte[] bare = endings == LineEndings.MIXED ? LineEndings.bareLines(source) : null;
-      assertThat(endings.restore(sent, bare)).as("%s", text.replace("\n", "\\n")).isEqualTo(source);
+      assertThat(sent.endings().restore(sent.crlf(), sent.bareLines()))
+          .as("%s", text.replace("\n", "\\n"))
+          .isEqualTo(source);
+    }
+  }
+
+  @Test
+  void manyBareLinesAmongCrlfOnesComeBackAsTheyWere() {
+    Random random = new Random(7);
+    for (int m = 0; m < 200; m++) {
+      StringBuilder text = new StringBuilder();
+      for (int line = random.nextInt(200); line > 0; line--) {
+        text.append("x".repeat(random.nextInt(5))).append(random.nextBoolean() ? "\n" : "\r\n");
+      }
+      byte[] source = text.toString().getBytes(StandardCharsets.US_ASCII);
+      LineEndings.Converted sent = LineEndings.convert(source);
+      assertThat(sent.endings().restore(sent.crlf(), sent.bareLines())).isEqualTo(source);
     }
   }
 

@@ -7,6 +7,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -276,6 +277,8 @@ final class MaildirAccount {
     String name = file.getFileName().toString();
     String rel = relative(md, file);
     try {
+      BasicFileAttributes attrs =
+          Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
       MessageDigest sha256 = BlobDigest.newSha256();
       long size = 0;
       int headLength = 0;
@@ -292,7 +295,7 @@ final class MaildirAccount {
       }
       BlobDigest digest = BlobDigest.of(sha256.digest());
       MessageHeaders headers = MessageHeaders.parse(head, headLength);
-      long mtime = mtime(file);
+      long mtime = attrs.lastModifiedTime().toMillis();
       Revision r =
           Revision.builder(1, mtime)
               .uuid(uuid("message:" + rel))
@@ -304,7 +307,7 @@ final class MaildirAccount {
               .subject(headers.subject())
               .attrs(Map.of(MaildirNames.FILE_ATTR, MaildirNames.encode(rel)))
               .build();
-      blobs.register(digest, file);
+      blobs.register(digest, file, attrs);
       return new Item(id, ItemType.MESSAGE, List.of(r));
     } catch (IOException e) {
       problem(new SourceProblem(rel, "cannot read the message: " + e.getMessage()));

@@ -238,6 +238,12 @@ public record MessageHeaders(String sender, String subject, Long date) {
     if (value == null) {
       return null;
     }
+    Long common = CommonDates.parse(value);
+    return common != null ? common : generalDate(value);
+  }
+
+  /** {@link #parseDate} through the formatters, for every shape. */
+  static Long generalDate(String value) {
     String v =
         plain(value)
             ? value.strip()

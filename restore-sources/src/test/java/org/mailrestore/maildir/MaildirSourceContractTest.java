@@ -70,7 +70,7 @@ class MaildirSourceContractTest {
     }
   }
 
-  private static MailSource open(Path root, String layout) throws IOException {
+  static MailSource open(Path root, String layout) throws IOException {
     return SourceKinds.installed()
         .open(
             MaildirSourceKind.of(root, MailSourceContract.DOMAIN, layout),

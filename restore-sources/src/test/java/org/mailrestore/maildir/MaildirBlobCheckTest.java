@@ -1,0 +1,132 @@
+package org.mailrestore.maildir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.blob.BlobException;
+import org.mailrestore.blob.BlobSource;
+import org.mailrestore.blob.MeteredBlobSource;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.source.ItemEntry;
+import org.mailrestore.source.ItemStream;
+import org.mailrestore.source.MailSource;
+
+/**
+ * A Maildir message is hashed once, when its account is read; when it is copied, the source checks
+ * that the file is still the one it hashed (decision 0020), also through the blob decorators.
+ */
+class MaildirBlobCheckTest {
+
+  private static final byte[] FIRST = message("first");
+  private static final byte[] SECOND = message("secon"); // same length as "first"
+
+  @TempDir Path dir;
+
+  private static byte[] message(String subject) {
+    return ("From: a@example.com\r\nSubject: " + subject + "\r\n\r\nbody\r\n")
+        .getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private Path file;
+
+  private List<Revision> readAlice(MailSource source) throws IOException {
+    List<Revision> states = new ArrayList<>();
+    try (ItemStream stream =
+        source.items(source.accountIds().getFirst(), EnumSet.of(ItemType.MESSAGE))) {
+      while (stream.hasNext()) {
+        ItemEntry entry = stream.next();
+        states.add(((ItemEntry.Decoded) entry).item().latest().orElseThrow());
+      }
+    }
+    return states;
+  }
+
+  private MailSource tree() throws IOException {
+    Path cur = dir.resolve("tree/alice/cur");
+    Files.createDirectories(cur);
+    Files.createDirectories(dir.resolve("tree/alice/new"));
+    Files.createDirectories(dir.resolve("tree/alice/tmp"));
+    file = cur.resolve("1000.M1P1.host:2,S");
+    Files.write(file, FIRST);
+    return MaildirSourceContractTest.open(dir.resolve("tree"), "auto");
+  }
+
+  private static byte[] readVerified(BlobSource blobs, Revision state) throws IOException {
+    try (InputStream in = blobs.openVerified(state.digest(), state.size())) {
+      return in.readAllBytes();
+    }
+  }
+
+  @Test
+  void anUnchangedMessageReadsWhole() throws IOException {
+    try (MailSource source = tree()) {
+      Revision state = readAlice(source).getFirst();
+      assertThat(readVerified(source.blobs(), state)).isEqualTo(FIRST);
+      BlobSource metered =
+          new MeteredBlobSource(source.blobs(), new SimpleMeterRegistry(), "maildir");
+      assertThat(readVerified(metered, state)).isEqualTo(FIRST);
+    }
+  }
+
+  @Test
+  void aMessageRewrittenAfterItWasHashedFailsItsCheck() throws IOException {
+    try (MailSource source = tree()) {
+      Revision state = readAlice(source).getFirst();
+      FileTime hashedAt = Files.getLastModifiedTime(file);
+      Files.write(file, SECOND);
+      Files.setLastModifiedTime(file, FileTime.fromMillis(hashedAt.toMillis() + 1000));
+      BlobSource metered =
+          new MeteredBlobSource(source.blobs(), new SimpleMeterRegistry(), "maildir");
+      for (BlobSource blobs : List.of(source.blobs(), metered)) {
+        assertThatThrownBy(() -> readVerified(blobs, state))
+            .isInstanceOfSatisfying(
+                BlobException.class,
+                e -> assertThat(e.reason()).isEqualTo(BlobException.Reason.DIGEST_MISMATCH))
+            .hasMessageContaining(file.toString())
+            .hasMessageContaining("changed since it was hashed");
+      }
+    }
+  }
+
+  @Test
+  void aMessageThatGrewFailsOnItsSize() throws IOException {
+    try (MailSource source = tree()) {
+      Revision state = readAlice(source).getFirst();
+      Files.write(file, message("first, and longer"));
+      assertThatThrownBy(() -> readVerified(source.blobs(), state))
+          .isInstanceOfSatisfying(
+              BlobException.class,
+              e -> assertThat(e.reason()).isEqualTo(BlobException.Reason.SIZE_MISMATCH))
+          .hasMessageContaining("was the tree changed?");
+    }
+  }
+
+  @Test
+  void aMessageReplacedByAnotherFileFailsItsCheck() throws IOException {
+    try (MailSource source = tree()) {
+      Revision state = readAlice(source).getFirst();
+      FileTime hashedAt = Files.getLastModifiedTime(file);
+      Path other = file.resolveSibling("other");
+      Files.write(other, SECOND);
+      Files.setLastModifiedTime(other, hashedAt);
+      Files.move(other, file, StandardCopyOption.REPLACE_EXISTING);
+      assertThatThrownBy(() -> readVerified(source.blobs(), state))
+          .isInstanceOf(BlobException.class)
+          .hasMessageContaining("replaced by another file");
+    }
+  }
+}
