@@ -198,7 +198,7 @@ final class MaildirAccount {
     return new ItemStream() {
       private int folderIndex;
       private int dirIndex = messages ? 0 : messageDirs.size();
-      private List<Path> files = List.of();
+      private List<MessageFile> files = List.of();
       private int fileIndex;
       private int nextId = firstMessageId;
       private final byte[] head = new byte[HEAD_BYTES];
@@ -234,11 +234,11 @@ final class MaildirAccount {
             files = regularFiles(md.dir(), md.relDir());
           }
           while (fileIndex < files.size()) {
-            Path file = files.get(fileIndex++);
+            MessageFile file = files.get(fileIndex++);
             int id = nextId++;
             Item message = message(md, file, id, head, buffer, blobs);
             if (message != null) {
-              return new ItemEntry.Decoded(message, relative(md, file));
+              return new ItemEntry.Decoded(message, relative(md, file.path()));
             }
           }
           dirIndex++;
@@ -273,28 +273,43 @@ final class MaildirAccount {
 
   /** One message read (hashed, headers parsed), or null when its file cannot be read. */
   private Item message(
-      MessageDir md, Path file, int id, byte[] head, byte[] buffer, MaildirBlobSource blobs) {
+      MessageDir md,
+      MessageFile message,
+      int id,
+      byte[] head,
+      byte[] buffer,
+      MaildirBlobSource blobs) {
+    Path file = message.path();
+    BasicFileAttributes attrs = message.attrs();
     String name = file.getFileName().toString();
     String rel = relative(md, file);
     try {
-      BasicFileAttributes attrs =
-          Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
       MessageDigest sha256 = BlobDigest.newSha256();
       long size = 0;
       int headLength = 0;
+      byte[] whole = null; // a small message is read whole and handed to its copy
       try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
-        for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-          sha256.update(buffer, 0, n);
-          if (headLength < HEAD_BYTES) {
-            int keep = Math.min(n, HEAD_BYTES - headLength);
-            System.arraycopy(buffer, 0, head, headLength, keep);
-            headLength += keep;
+        if (attrs.size() <= MaildirBlobSource.KEPT_UP_TO) {
+          whole = in.readAllBytes();
+          sha256.update(whole);
+          size = whole.length;
+        } else {
+          for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+            sha256.update(buffer, 0, n);
+            if (headLength < HEAD_BYTES) {
+              int keep = Math.min(n, HEAD_BYTES - headLength);
+              System.arraycopy(buffer, 0, head, headLength, keep);
+              headLength += keep;
+            }
+            size += n;
           }
-          size += n;
         }
       }
       BlobDigest digest = BlobDigest.of(sha256.digest());
-      MessageHeaders headers = MessageHeaders.parse(head, headLength);
+      MessageHeaders headers =
+          whole != null
+              ? MessageHeaders.parse(whole, Math.min(whole.length, HEAD_BYTES))
+              : MessageHeaders.parse(head, headLength);
       long mtime = attrs.lastModifiedTime().toMillis();
       Revision r =
           Revision.builder(1, mtime)
@@ -307,7 +322,7 @@ final class MaildirAccount {
               .subject(headers.subject())
               .attrs(Map.of(MaildirNames.FILE_ATTR, MaildirNames.encode(rel)))
               .build();
-      blobs.register(digest, file, attrs);
+      blobs.register(digest, file, attrs, whole);
       return new Item(id, ItemType.MESSAGE, List.of(r));
     } catch (IOException e) {
       problem(new SourceProblem(rel, "cannot read the message: " + e.getMessage()));
@@ -320,28 +335,51 @@ final class MaildirAccount {
         .toString();
   }
 
+  /** A message file and its attributes as listed, before it is hashed. */
+  private record MessageFile(Path path, BasicFileAttributes attrs) {}
+
+  /**
+   * An entry's own attributes (one {@code stat}: messages are listed twice, so each call counts),
+   * or null when it vanished or cannot be read.
+   */
+  private static BasicFileAttributes attributes(Path p) {
+    try {
+      return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
   /** Subdirectories, sorted by name; symbolic links are not followed (and are reported). */
   private List<Path> subdirectories(Path dir) throws IOException {
     List<Path> result = new ArrayList<>();
     for (Path p : sorted(dir)) {
-      if (Files.isSymbolicLink(p)) {
+      BasicFileAttributes attrs = attributes(p);
+      if (attrs == null) {
+        continue;
+      }
+      if (attrs.isSymbolicLink()) {
         problem(
             new SourceProblem(
                 userDir.relativize(p).toString(), "a symbolic link; links are not followed"));
-      } else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+      } else if (attrs.isDirectory()) {
         result.add(p);
       }
     }
     return result;
   }
 
-  private List<Path> regularFiles(Path dir, String rel) {
-    List<Path> result = new ArrayList<>();
+  private List<MessageFile> regularFiles(Path dir, String rel) {
+    List<MessageFile> result = new ArrayList<>();
     try {
       for (Path p : sorted(dir)) {
-        if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-          result.add(p);
-        } else if (Files.isSymbolicLink(p) && !Files.isDirectory(p)) {
+        BasicFileAttributes attrs = attributes(p);
+        if (attrs == null) {
+          continue;
+        }
+        if (attrs.isRegularFile()) {
+          result.add(new MessageFile(p, attrs));
+        } else if (attrs.isSymbolicLink() && !Files.isDirectory(p)) {
           problem(
               new SourceProblem(
                   userDir.relativize(p).toString(), "a symbolic link; links are not followed"));

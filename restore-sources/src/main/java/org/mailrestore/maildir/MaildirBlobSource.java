@@ -1,5 +1,6 @@
 package org.mailrestore.maildir;
 
+import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,6 +10,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,7 +25,8 @@ import org.mailrestore.blob.BlobSource;
  * <p>The digest of a message is the one its account's reader computed from the file a moment ago,
  * so a second hash when the file is copied would only prove the file unchanged: that is checked
  * instead by its size, modification time and file key (device and inode), as {@code rsync} and
- * {@code git} do (decision 0020).
+ * {@code git} do (decision 0020). A small message's bytes, read whole by its reader, are kept until
+ * its copy takes them, within a fixed budget: the copy then reads no file at all.
  */
 final class MaildirBlobSource implements BlobSource {
 
@@ -34,13 +37,10 @@ final class MaildirBlobSource implements BlobSource {
       return new Hashed(file, attrs.size(), attrs.lastModifiedTime(), attrs.fileKey());
     }
 
-    /** What differs between this and the file now, or null when nothing does. */
+    /** What differs between this and the file now, besides its size, or null when nothing does. */
     String change(Hashed now) {
       if (key != null && !Objects.equals(key, now.key)) {
         return "it was replaced by another file";
-      }
-      if (size != now.size) {
-        return "its size went from " + size + " to " + now.size + " bytes";
       }
       if (!modified.equals(now.modified)) {
         return "it was modified at " + now.modified;
@@ -49,19 +49,65 @@ final class MaildirBlobSource implements BlobSource {
     }
   }
 
+  /** Messages up to this size are read whole by their reader and may be kept for their copy. */
+  static final int KEPT_UP_TO = 256 * 1024;
+
+  /** At most this many bytes are kept: the copies follow the reader closely, or read the file. */
+  static final long KEPT_BYTES = 32L * 1024 * 1024;
+
   private final Map<BlobDigest, Hashed> files = new ConcurrentHashMap<>();
+
+  /** The bytes readers hashed, oldest first, until their copy takes them. */
+  private final Map<BlobDigest, byte[]> kept = new LinkedHashMap<>();
+
+  private long keptBytes;
 
   /**
    * Registers a message file hashed to {@code digest}, as its attributes were read before it was
    * hashed.
+   *
+   * @param content the bytes hashed, when the reader read them whole, or null: kept for the copy
+   *     that usually follows within seconds (saving an open and a read), within {@link
+   *     #KEPT_BYTES}, the oldest given up first
    */
-  void register(BlobDigest digest, Path file, BasicFileAttributes before) {
+  void register(BlobDigest digest, Path file, BasicFileAttributes before, byte[] content) {
     files.putIfAbsent(digest, Hashed.of(file, before));
+    if (content == null) {
+      return;
+    }
+    synchronized (kept) {
+      if (kept.putIfAbsent(digest, content) == null) {
+        keptBytes += content.length;
+      }
+      var oldest = kept.entrySet().iterator();
+      while (keptBytes > KEPT_BYTES && oldest.hasNext()) {
+        keptBytes -= oldest.next().getValue().length;
+        oldest.remove();
+      }
+    }
   }
 
+  /** Bytes kept for their copy (for tests). */
+  long keptBytes() {
+    synchronized (kept) {
+      return keptBytes;
+    }
+  }
+
+  /**
+   * The bytes as hashed when they are still kept (given up: a second copy of the same message reads
+   * the file), else the file. Either way the copy checks the file ({@link #verifying}).
+   */
   @Override
   public InputStream open(BlobDigest digest) throws IOException {
     Hashed hashed = hashed(digest);
+    synchronized (kept) {
+      byte[] content = kept.remove(digest);
+      if (content != null) {
+        keptBytes -= content.length;
+        return new ByteArrayInputStream(content);
+      }
+    }
     try {
       return Files.newInputStream(hashed.file(), LinkOption.NOFOLLOW_LINKS);
     } catch (NoSuchFileException e) {
@@ -121,18 +167,6 @@ final class MaildirBlobSource implements BlobSource {
           return;
         }
         checked = true;
-        long declared = expectedSize >= 0 ? expectedSize : hashed.size();
-        if (count != declared || count != hashed.size()) {
-          throw new BlobException(
-              BlobException.Reason.SIZE_MISMATCH,
-              "message "
-                  + hashed.file()
-                  + " has "
-                  + count
-                  + " bytes, not the "
-                  + declared
-                  + " it had when it was read (was the tree changed?)");
-        }
         BasicFileAttributes now;
         try {
           now =
@@ -142,6 +176,20 @@ final class MaildirBlobSource implements BlobSource {
           throw new BlobException(
               BlobException.Reason.MISSING,
               "message " + hashed.file() + " disappeared from the Maildir tree while it was read");
+        }
+        long declared = expectedSize >= 0 ? expectedSize : hashed.size();
+        if (count != declared || now.size() != hashed.size() || count != hashed.size()) {
+          throw new BlobException(
+              BlobException.Reason.SIZE_MISMATCH,
+              "message "
+                  + hashed.file()
+                  + ": "
+                  + count
+                  + " bytes read and "
+                  + now.size()
+                  + " on disk, not the "
+                  + hashed.size()
+                  + " it had when it was hashed (was the tree changed?)");
         }
         String change = hashed.change(Hashed.of(hashed.file(), now));
         if (change != null) {

@@ -10,12 +10,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.blob.BlobSource;
 import org.mailrestore.blob.MeteredBlobSource;
@@ -128,5 +130,35 @@ class MaildirBlobCheckTest {
           .isInstanceOf(BlobException.class)
           .hasMessageContaining("replaced by another file");
     }
+  }
+
+  @Test
+  void keptBytesStayWithinTheirBudgetTheOldestGivenUpFirst() throws IOException {
+    MaildirBlobSource blobs = new MaildirBlobSource();
+    BasicFileAttributes attrs;
+    Files.createDirectories(dir);
+    Path any = Files.writeString(dir.resolve("any"), "x");
+    attrs = Files.readAttributes(any, BasicFileAttributes.class);
+    int each = MaildirBlobSource.KEPT_UP_TO;
+    int count = (int) (MaildirBlobSource.KEPT_BYTES / each) + 10;
+    List<BlobDigest> digests = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      byte[] content = new byte[each];
+      content[0] = (byte) i;
+      content[1] = (byte) (i >> 8);
+      BlobDigest digest = BlobDigest.ofContent(content);
+      digests.add(digest);
+      // The files do not exist: only kept bytes can be opened.
+      blobs.register(digest, dir.resolve("gone-" + i), attrs, content);
+      assertThat(blobs.keptBytes()).isLessThanOrEqualTo(MaildirBlobSource.KEPT_BYTES);
+    }
+    assertThatThrownBy(() -> blobs.open(digests.getFirst()))
+        .isInstanceOfSatisfying(
+            BlobException.class,
+            e -> assertThat(e.reason()).isEqualTo(BlobException.Reason.MISSING));
+    try (InputStream in = blobs.open(digests.getLast())) {
+      assertThat(BlobDigest.ofContent(in.readAllBytes())).isEqualTo(digests.getLast());
+    }
+    assertThat(blobs.keptBytes()).isEqualTo(MaildirBlobSource.KEPT_BYTES / each * each - each);
   }
 }
