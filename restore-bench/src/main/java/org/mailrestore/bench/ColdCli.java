@@ -44,8 +44,18 @@ final class ColdCli {
     return "a cold CLI process (" + launcher + ")";
   }
 
-  /** Runs {@code mailrestore <arguments>}; {@code scratch} holds the timing file. */
+  /** Runs a restore, {@code mailrestore <arguments>}, that must restore everything. */
   Measured run(List<String> arguments, Map<String, String> environment, Path scratch)
+      throws IOException, InterruptedException {
+    return run(arguments, environment, scratch, List.of("COMPLETED", " 0 failed"));
+  }
+
+  /**
+   * Runs {@code mailrestore <arguments>}, whose output must hold each of {@code expected}; {@code
+   * scratch} holds the timing file.
+   */
+  Measured run(
+      List<String> arguments, Map<String, String> environment, Path scratch, List<String> expected)
       throws IOException, InterruptedException {
     Path timing = Files.createTempFile(scratch, "cold", ".time");
     List<String> command =
@@ -61,8 +71,11 @@ final class ColdCli {
     long start = System.nanoTime();
     String out = PeerCommand.run(command, null, environment);
     double seconds = (System.nanoTime() - start) / 1e9;
-    if (!out.contains("COMPLETED") || !out.contains(" 0 failed")) {
-      throw new IllegalStateException("mailrestore did not restore everything:\n" + out);
+    for (String wanted : expected) {
+      if (!out.contains(wanted)) {
+        throw new IllegalStateException(
+            "mailrestore " + arguments.getFirst() + " did not say \"" + wanted + "\":\n" + out);
+      }
     }
     String[] t = Files.readString(timing).strip().split("\\s+");
     return new Measured(

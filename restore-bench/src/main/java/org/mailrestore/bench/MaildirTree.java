@@ -47,15 +47,7 @@ final class MaildirTree {
 
   /** {@code count} messages in one Maildir folder, the tree's files taken in turn (hard links). */
   static long oneFolder(Path tree, Path folder, int count) throws IOException {
-    List<Path> files;
-    try (Stream<Path> s = Files.walk(tree)) {
-      // The messages only: doveadm import leaves its index files in the tree it read.
-      files =
-          s.filter(p -> p.getParent().getFileName().toString().equals("cur"))
-              .filter(Files::isRegularFile)
-              .sorted()
-              .toList();
-    }
+    List<Path> files = messages(tree);
     Path cur = folder.resolve("cur");
     Files.createDirectories(cur);
     Files.createDirectories(folder.resolve("new"));
@@ -64,6 +56,54 @@ final class MaildirTree {
       Files.createLink(cur.resolve(i + ".bench:2,S"), files.get(i % files.size()));
     }
     return count;
+  }
+
+  /**
+   * {@code count} distinct messages in one Maildir folder: the tree's messages in turn, each copy
+   * after the first pass with a header {@code X-Bench-Copy} of its own in front (so no two messages
+   * share a digest, as in a real folder).
+   */
+  static long distinctFolder(Path tree, Path folder, int count) throws IOException {
+    List<Path> files = messages(tree);
+    Path cur = folder.resolve("cur");
+    Files.createDirectories(cur);
+    Files.createDirectories(folder.resolve("new"));
+    Files.createDirectories(folder.resolve("tmp"));
+    for (int i = 0; i < count; i++) {
+      byte[] message = Files.readAllBytes(files.get(i % files.size()));
+      try (var out = Files.newOutputStream(cur.resolve(i + ".bench:2,S"))) {
+        if (i >= files.size()) {
+          boolean crlf =
+              indexOf(message, (byte) '\n') > 0
+                  && message[indexOf(message, (byte) '\n') - 1] == '\r';
+          out.write(
+              ("X-Bench-Copy: " + i + (crlf ? "\r\n" : "\n"))
+                  .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        }
+        out.write(message);
+      }
+    }
+    return count;
+  }
+
+  private static int indexOf(byte[] bytes, byte b) {
+    for (int i = 0; i < bytes.length; i++) {
+      if (bytes[i] == b) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The messages of a laid-out tree, in a stable order. */
+  private static List<Path> messages(Path tree) throws IOException {
+    try (Stream<Path> s = Files.walk(tree)) {
+      // The messages only: doveadm import leaves its index files in the tree it read.
+      return s.filter(p -> p.getParent().getFileName().toString().equals("cur"))
+          .filter(Files::isRegularFile)
+          .sorted()
+          .toList();
+    }
   }
 
   /**

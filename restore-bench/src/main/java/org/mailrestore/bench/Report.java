@@ -93,6 +93,25 @@ final class Report {
     return row;
   }
 
+  /**
+   * A measurement of memory next to its budget: its fraction is the budget used, so under 100 % is
+   * within it (the reverse of a rate's).
+   */
+  Row addAgainstBudget(
+      String group, String name, long objects, double seconds, long usedMib, long budgetMib) {
+    Row row =
+        new Row(
+            group,
+            name,
+            objects,
+            0,
+            seconds,
+            budgetMib + " MiB RSS budget",
+            (double) usedMib / budgetMib);
+    rows.add(row);
+    return row;
+  }
+
   void print(PrintStream out) {
     out.printf(Locale.ROOT, "%s%n", title);
     context.forEach((k, v) -> out.printf(Locale.ROOT, "  %s: %s%n", k, v));

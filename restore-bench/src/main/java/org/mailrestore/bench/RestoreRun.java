@@ -8,6 +8,7 @@ import java.lang.management.MemoryMXBean;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -197,17 +198,21 @@ public final class RestoreRun {
     Path resultFile = workDir.resolve("restore-result.json");
     Files.writeString(paramsFile, Json.MAPPER.writeValueAsString(params));
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    List<String> command =
+    List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx" + heap));
+    // For profiles: e.g. BENCH_RESTORE_JAVA_OPTS=-XX:StartFlightRecording=filename=r.jfr
+    String extra = System.getenv("BENCH_RESTORE_JAVA_OPTS");
+    if (extra != null && !extra.isBlank()) {
+      command.addAll(List.of(extra.strip().split("\\s+")));
+    }
+    command.addAll(
         List.of(
-            java.toString(),
-            "-Xmx" + heap,
             "--enable-native-access=ALL-UNNAMED",
             // java -jar sets the class path to the benchmark jar
             "-jar",
             System.getProperty("java.class.path"),
             "restore-child",
             paramsFile.toString(),
-            resultFile.toString());
+            resultFile.toString()));
     Process process = new ProcessBuilder(command).inheritIO().start();
     int exit = process.waitFor();
     if (exit != 0) {

@@ -109,7 +109,12 @@ final class SuiteCommand implements Callable<Integer> {
             "imap",
             "the Enron subset into a live Dovecot over IMAP: a cold CLI vs mbsync and doveadm"
                 + " import; a large folder's memory",
-            List.of("imap", "--large", quick ? "20000" : "75000")));
+            List.of("imap", "--large", quick ? "20000" : "75000")),
+        new Scenario(
+            "memory",
+            "the RSS of a cold restore and verify of one large folder and of one of 500, next to"
+                + " a 400 MiB budget",
+            List.of("memory", "--messages", quick ? "20000" : "75000")));
   }
 
   @Override

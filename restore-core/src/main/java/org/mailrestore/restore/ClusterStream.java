@@ -110,6 +110,8 @@ final class ClusterStream {
       }
     } finally {
       inFlight.awaitAll();
+      // Every cluster of the account has ended: nothing opens its blobs any more.
+      run.source().doneWith(sourceId);
     }
     reportLeftOut(leftOut);
     return !run.cancel().raised();

@@ -75,6 +75,7 @@ final class VerifyRun {
     }
     for (Account account : accounts) {
       verifyAccount(account);
+      source.doneWith(account.id());
     }
     return new VerifyReport(
         accounts.size(), items, blobsChecked, differenceCount, excused, List.copyOf(differences));

@@ -130,6 +130,11 @@ public final class CountedSource implements MailSource {
   }
 
   @Override
+  public void doneWith(String accountId) {
+    delegate.doneWith(accountId);
+  }
+
+  @Override
   public void close() throws IOException {
     delegate.close();
   }

@@ -88,6 +88,14 @@ public interface MailSource extends AutoCloseable {
     return List.of();
   }
 
+  /**
+   * The caller is done with an account's contents: their blobs will not be opened again unless the
+   * account's items are read again. A source that holds something per item to serve their blobs (a
+   * Maildir tree: which file has which digest) lets it go, so its memory follows the accounts in
+   * progress, not the whole run.
+   */
+  default void doneWith(String accountId) {}
+
   @Override
   void close() throws IOException;
 }

@@ -322,7 +322,7 @@ final class MaildirAccount {
               .subject(headers.subject())
               .attrs(Map.of(MaildirNames.FILE_ATTR, MaildirNames.encode(rel)))
               .build();
-      blobs.register(digest, file, attrs, whole);
+      blobs.register(accountId, digest, file, attrs, whole);
       return new Item(id, ItemType.MESSAGE, List.of(r));
     } catch (IOException e) {
       problem(new SourceProblem(rel, "cannot read the message: " + e.getMessage()));

@@ -13,6 +13,7 @@ import java.nio.file.attribute.FileTime;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
@@ -20,7 +21,9 @@ import org.mailrestore.blob.BlobSource;
 
 /**
  * The messages of a Maildir tree as blobs: each message file registered under its digest when its
- * account's items are read. Holds one entry per distinct message (about 250 bytes each).
+ * account's items are read, until the caller is done with the account ({@link #release}). Holds one
+ * entry per distinct message of the accounts in progress (about 250 bytes each), so a whole
+ * server's tree restores in the memory of its largest accounts.
  *
  * <p>The digest of a message is the one its account's reader computed from the file a moment ago,
  * so a second hash when the file is copied would only prove the file unchanged: that is checked
@@ -55,12 +58,31 @@ final class MaildirBlobSource implements BlobSource {
   /** At most this many bytes are kept: the copies follow the reader closely, or read the file. */
   static final long KEPT_BYTES = 32L * 1024 * 1024;
 
-  private final Map<BlobDigest, Hashed> files = new ConcurrentHashMap<>();
+  /** A registered file and how many accounts in progress hold its digest. */
+  private static final class Registered {
+    final Hashed hashed;
+    int accounts = 1;
+
+    Registered(Hashed hashed) {
+      this.hashed = hashed;
+    }
+  }
+
+  private final Map<BlobDigest, Registered> files = new ConcurrentHashMap<>();
+
+  /** The digests each account in progress registered (each counted once in {@link #files}). */
+  private final Map<String, Set<BlobDigest>> byAccount = new ConcurrentHashMap<>();
 
   /** The bytes readers hashed, oldest first, until their copy takes them. */
   private final Map<BlobDigest, byte[]> kept = new LinkedHashMap<>();
 
   private long keptBytes;
+
+  /** Bytes registered since a copy last opened a message: a full budget means no copy follows. */
+  private long registeredSinceOpen;
+
+  /** False once no copy followed (a verify, a dry run), until a copy starts. */
+  private boolean keeping = true;
 
   /**
    * Registers a message file hashed to {@code digest}, as its attributes were read before it was
@@ -68,14 +90,37 @@ final class MaildirBlobSource implements BlobSource {
    *
    * @param content the bytes hashed, when the reader read them whole, or null: kept for the copy
    *     that usually follows within seconds (saving an open and a read), within {@link
-   *     #KEPT_BYTES}, the oldest given up first
+   *     #KEPT_BYTES}, the oldest given up first; when a whole budget was registered and no copy
+   *     opened a message meanwhile, nothing is kept until a copy opens a message: bytes nobody
+   *     takes would only outlive the young generation and fill the heap
    */
-  void register(BlobDigest digest, Path file, BasicFileAttributes before, byte[] content) {
-    files.putIfAbsent(digest, Hashed.of(file, before));
+  void register(
+      String accountId, BlobDigest digest, Path file, BasicFileAttributes before, byte[] content) {
+    if (byAccount.computeIfAbsent(accountId, a -> ConcurrentHashMap.newKeySet()).add(digest)) {
+      // Another account may hold the same message: the first file registered serves both.
+      files.compute(
+          digest,
+          (d, r) -> {
+            if (r == null) {
+              return new Registered(Hashed.of(file, before));
+            }
+            r.accounts++;
+            return r;
+          });
+    }
     if (content == null) {
       return;
     }
     synchronized (kept) {
+      registeredSinceOpen += content.length;
+      if (registeredSinceOpen > KEPT_BYTES) {
+        keeping = false;
+        kept.clear();
+        keptBytes = 0;
+      }
+      if (!keeping) {
+        return;
+      }
       if (kept.putIfAbsent(digest, content) == null) {
         keptBytes += content.length;
       }
@@ -85,6 +130,31 @@ final class MaildirBlobSource implements BlobSource {
         oldest.remove();
       }
     }
+  }
+
+  /**
+   * The caller is done with an account's messages: their files are forgotten unless another account
+   * in progress holds the same message. Reading the account's items again registers them again.
+   */
+  void release(String accountId) {
+    Set<BlobDigest> digests = byAccount.remove(accountId);
+    if (digests == null) {
+      return;
+    }
+    for (BlobDigest digest : digests) {
+      files.computeIfPresent(digest, (d, r) -> --r.accounts == 0 ? null : r);
+      synchronized (kept) {
+        byte[] content = kept.remove(digest);
+        if (content != null) {
+          keptBytes -= content.length;
+        }
+      }
+    }
+  }
+
+  /** Messages registered (for tests). */
+  int registered() {
+    return files.size();
   }
 
   /** Bytes kept for their copy (for tests). */
@@ -102,6 +172,8 @@ final class MaildirBlobSource implements BlobSource {
   public InputStream open(BlobDigest digest) throws IOException {
     Hashed hashed = hashed(digest);
     synchronized (kept) {
+      keeping = true;
+      registeredSinceOpen = 0;
       byte[] content = kept.remove(digest);
       if (content != null) {
         keptBytes -= content.length;
@@ -120,7 +192,7 @@ final class MaildirBlobSource implements BlobSource {
   /** Checks at end of stream that the file is still the one hashed, and the count its size. */
   @Override
   public InputStream verifying(BlobDigest digest, long expectedSize, InputStream in) {
-    Hashed hashed = files.get(digest);
+    Hashed hashed = find(digest);
     if (hashed == null) {
       return BlobSource.super.verifying(digest, expectedSize, in);
     }
@@ -208,12 +280,17 @@ final class MaildirBlobSource implements BlobSource {
 
   @Override
   public String describe(BlobDigest digest) {
-    Hashed hashed = files.get(digest);
+    Hashed hashed = find(digest);
     return hashed == null ? "Maildir message with digest " + digest : hashed.file().toString();
   }
 
+  private Hashed find(BlobDigest digest) {
+    Registered r = files.get(digest);
+    return r == null ? null : r.hashed;
+  }
+
   private Hashed hashed(BlobDigest digest) throws BlobException {
-    Hashed hashed = files.get(digest);
+    Hashed hashed = find(digest);
     if (hashed == null) {
       throw new BlobException(
           BlobException.Reason.MISSING,

@@ -200,6 +200,11 @@ public final class MaildirSource implements MailSource {
     return account == null ? List.of() : account.problems();
   }
 
+  @Override
+  public void doneWith(String accountId) {
+    blobs.release(accountId);
+  }
+
   private MaildirAccount plan(String accountId) {
     return accounts.computeIfAbsent(
         accountId,

@@ -135,30 +135,111 @@ class MaildirBlobCheckTest {
   @Test
   void keptBytesStayWithinTheirBudgetTheOldestGivenUpFirst() throws IOException {
     MaildirBlobSource blobs = new MaildirBlobSource();
-    BasicFileAttributes attrs;
-    Files.createDirectories(dir);
-    Path any = Files.writeString(dir.resolve("any"), "x");
-    attrs = Files.readAttributes(any, BasicFileAttributes.class);
     int each = MaildirBlobSource.KEPT_UP_TO;
     int count = (int) (MaildirBlobSource.KEPT_BYTES / each) + 10;
+    Path real = Files.writeString(dir.resolve("real"), "real");
+    BlobDigest copied = BlobDigest.ofContent(Files.readAllBytes(real));
+    blobs.register(
+        "alice", copied, real, Files.readAttributes(real, BasicFileAttributes.class), null);
     List<BlobDigest> digests = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      byte[] content = new byte[each];
-      content[0] = (byte) i;
-      content[1] = (byte) (i >> 8);
-      BlobDigest digest = BlobDigest.ofContent(content);
-      digests.add(digest);
-      // The files do not exist: only kept bytes can be opened.
-      blobs.register(digest, dir.resolve("gone-" + i), attrs, content);
+      digests.addAll(registerGoneFiles(blobs, i, 1));
       assertThat(blobs.keptBytes()).isLessThanOrEqualTo(MaildirBlobSource.KEPT_BYTES);
+      if (i % 16 == 0) {
+        try (InputStream in = blobs.open(copied)) {
+          in.readAllBytes(); // copies follow the reader
+        }
+      }
     }
-    assertThatThrownBy(() -> blobs.open(digests.getFirst()))
-        .isInstanceOfSatisfying(
-            BlobException.class,
-            e -> assertThat(e.reason()).isEqualTo(BlobException.Reason.MISSING));
+    assertMissing(blobs, digests.getFirst());
     try (InputStream in = blobs.open(digests.getLast())) {
       assertThat(BlobDigest.ofContent(in.readAllBytes())).isEqualTo(digests.getLast());
     }
     assertThat(blobs.keptBytes()).isEqualTo(MaildirBlobSource.KEPT_BYTES / each * each - each);
+  }
+
+  @Test
+  void aRunThatCopiesNothingKeepsNothingOnceABudgetPassedUntilACopyStarts() throws IOException {
+    MaildirBlobSource blobs = new MaildirBlobSource();
+    int budget = (int) (MaildirBlobSource.KEPT_BYTES / MaildirBlobSource.KEPT_UP_TO);
+    List<BlobDigest> early = registerGoneFiles(blobs, 0, budget);
+    assertThat(blobs.keptBytes()).isEqualTo(MaildirBlobSource.KEPT_BYTES);
+    List<BlobDigest> late = registerGoneFiles(blobs, budget, 1);
+    assertThat(blobs.keptBytes()).isZero();
+    assertMissing(blobs, early.getLast());
+    assertMissing(blobs, late.getFirst());
+    // A copy started: the next messages are kept again.
+    List<BlobDigest> after = registerGoneFiles(blobs, budget + 1, 2);
+    assertThat(blobs.keptBytes()).isEqualTo(2L * MaildirBlobSource.KEPT_UP_TO);
+    try (InputStream in = blobs.open(after.getFirst())) {
+      assertThat(BlobDigest.ofContent(in.readAllBytes())).isEqualTo(after.getFirst());
+    }
+  }
+
+  /** Registers {@code count} messages whose files do not exist: only kept bytes can be opened. */
+  private List<BlobDigest> registerGoneFiles(MaildirBlobSource blobs, int first, int count)
+      throws IOException {
+    Files.createDirectories(dir);
+    Path any = dir.resolve("any");
+    if (!Files.exists(any)) {
+      Files.writeString(any, "x");
+    }
+    BasicFileAttributes attrs = Files.readAttributes(any, BasicFileAttributes.class);
+    List<BlobDigest> digests = new ArrayList<>();
+    for (int i = first; i < first + count; i++) {
+      byte[] content = new byte[MaildirBlobSource.KEPT_UP_TO];
+      content[0] = (byte) i;
+      content[1] = (byte) (i >> 8);
+      BlobDigest digest = BlobDigest.ofContent(content);
+      digests.add(digest);
+      blobs.register("alice", digest, dir.resolve("gone-" + i), attrs, content);
+    }
+    return digests;
+  }
+
+  private static void assertMissing(MaildirBlobSource blobs, BlobDigest digest) {
+    assertThatThrownBy(() -> blobs.open(digest))
+        .isInstanceOfSatisfying(
+            BlobException.class,
+            e -> assertThat(e.reason()).isEqualTo(BlobException.Reason.MISSING));
+  }
+
+  @Test
+  void aMessageIsForgottenWhenNoAccountInProgressHoldsIt() throws IOException {
+    MaildirBlobSource blobs = new MaildirBlobSource();
+    Path one = Files.write(dir.resolve("one"), FIRST);
+    Path copy = Files.write(dir.resolve("copy"), FIRST);
+    Path other = Files.write(dir.resolve("other"), SECOND);
+    BlobDigest shared = BlobDigest.ofContent(FIRST);
+    BlobDigest own = BlobDigest.ofContent(SECOND);
+    blobs.register(
+        "alice", shared, one, Files.readAttributes(one, BasicFileAttributes.class), null);
+    blobs.register(
+        "bob", shared, copy, Files.readAttributes(copy, BasicFileAttributes.class), null);
+    blobs.register("bob", own, other, Files.readAttributes(other, BasicFileAttributes.class), null);
+    assertThat(blobs.registered()).isEqualTo(2);
+
+    blobs.release("alice");
+    try (InputStream in = blobs.openVerified(shared, FIRST.length)) {
+      assertThat(in.readAllBytes()).isEqualTo(FIRST); // bob still holds it
+    }
+    blobs.release("bob");
+    assertThat(blobs.registered()).isZero();
+    assertMissing(blobs, shared);
+    assertMissing(blobs, own);
+  }
+
+  @Test
+  void aRestoreOfTheTreeReleasesEachAccountItRead() throws IOException {
+    try (MailSource source = tree()) {
+      Revision state = readAlice(source).getFirst();
+      source.doneWith(source.accountIds().getFirst());
+      assertThatThrownBy(() -> readVerified(source.blobs(), state))
+          .isInstanceOfSatisfying(
+              BlobException.class,
+              e -> assertThat(e.reason()).isEqualTo(BlobException.Reason.MISSING));
+      readAlice(source); // read again: registered again
+      assertThat(readVerified(source.blobs(), state)).isEqualTo(FIRST);
+    }
   }
 }
