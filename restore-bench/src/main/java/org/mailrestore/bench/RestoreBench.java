@@ -94,7 +94,11 @@ final class RestoreBench {
     RawInsert raw = rawInsert(backup, blobs);
     long blobBytes = blobs.values().stream().mapToLong(Long::longValue).sum();
     settle();
+    // Of the limits the copy varies most between runs here (0.8 to 3 s for the same blobs: the
+    // disk's write back), so it is measured twice and the faster counts: the stricter limit.
     double copySeconds = rawCopy(backup.resolve(BackupLayout.BLOBS), blobs);
+    settle();
+    copySeconds = Math.min(copySeconds, rawCopy(backup.resolve(BackupLayout.BLOBS), blobs));
     Limit copy =
         new Limit(
             "raw copy of the blobs, " + p.rawThreads() + " threads",

@@ -1,7 +1,6 @@
 package org.mailrestore.blob;
 
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
@@ -59,12 +58,9 @@ public record BlobDigest(String hex) {
     return hex.substring(0, 2);
   }
 
+  /** A fresh SHA-256 digest, from the fastest provider loaded ({@link Sha256}). */
   public static MessageDigest newSha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform provides SHA-256", e);
-    }
+    return Sha256.newDigest();
   }
 
   private static String abbreviate(String s) {

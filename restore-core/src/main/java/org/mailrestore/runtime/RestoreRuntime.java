@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.mailrestore.blob.PathFence;
+import org.mailrestore.blob.Sha256;
 import org.mailrestore.blob.StorageLimits;
 import org.mailrestore.blob.s3.S3Profiles;
 import org.mailrestore.blob.s3.S3Settings;
@@ -345,6 +346,8 @@ public final class RestoreRuntime implements AutoCloseable {
 
     /** Connects (when asked to), migrates the engine's tables, and wires the runtime. */
     public RestoreRuntime build() {
+      // The native SHA-256 loads while the database is opened and migrated.
+      Sha256.prepare();
       AutoCloseable owned = null;
       DataSource ds = dataSource;
       if (ds == null) {

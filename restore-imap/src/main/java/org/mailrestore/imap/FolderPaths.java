@@ -40,6 +40,10 @@ final class FolderPaths {
   private final int accountId;
   private final Map<Integer, FolderRow> rows;
   private final Map<Made, Integer> ids = new HashMap<>();
+
+  /** Paths of the folders {@link #create} made or found in this run, recorded or not yet. */
+  private final Set<String> made = new HashSet<>();
+
   private ServerFolders layout;
 
   FolderPaths(ImapRecords records, int accountId) throws SQLException {
@@ -80,6 +84,7 @@ final class FolderPaths {
     if (batch.recoveryFolderName() != null) {
       String path = server.child("", batch.recoveryFolderName());
       server.create(s, path, null);
+      this.made.add(path);
       recovery =
           new Made(
               null,
@@ -115,6 +120,7 @@ final class FolderPaths {
       }
       String path = server.child(parentPath(parent), f.name());
       server.create(s, path, null);
+      this.made.add(path);
       Made m = new Made(f, path, f.name(), parent);
       planned.put(f.oldId(), m);
       made.add(m);
@@ -135,10 +141,24 @@ final class FolderPaths {
     if (f == null || rows.containsKey(id)) {
       return id;
     }
-    String path = layout(s).system(s, f);
+    String path = layout(s).system(s, f, taken());
     FolderRow row = new FolderRow(id, path, f.folderName(), f.parentId());
     rows.put(id, row);
     return id;
+  }
+
+  /**
+   * The server folders the account's restore holds something in already: recorded rows, and what
+   * cluster 0 of this run made. None of them can be a system folder still to find.
+   */
+  private Set<String> taken() {
+    Set<String> taken = new HashSet<>(made);
+    for (FolderRow row : rows.values()) {
+      taken.add(row.path());
+    }
+    taken.remove("");
+    taken.remove("INBOX");
+    return taken;
   }
 
   /** Records what {@link #create} made, in the caller's transaction, and tells the journal. */

@@ -14,6 +14,7 @@ final class ImapServer {
   private final AdminLogin login;
   private final Semaphore connections;
   private final int perAccount;
+  private final MailboxIds mailboxIds = new MailboxIds();
   private volatile boolean warnedNoUidplus;
 
   ImapServer(ImapEndpoint endpoint, AdminLogin login, int maxConnections, int perAccount) {
@@ -46,7 +47,7 @@ final class ImapServer {
     try {
       session = ImapSession.open(endpoint);
       session.loginAs(login, user);
-      return new UserSession(session, user, connections::release);
+      return new UserSession(session, user, mailboxIds, connections::release);
     } catch (IOException | RuntimeException e) {
       if (session != null) {
         session.close();

@@ -2,6 +2,7 @@ package org.mailrestore.imap;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -10,6 +11,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.mailrestore.mail.SystemFolder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One user's folders as the server has them: the personal namespace (its prefix, {@code INBOX/} on
@@ -19,6 +22,11 @@ import org.mailrestore.mail.SystemFolder;
  * created with the special use.
  */
 final class ServerFolders {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ServerFolders.class);
+
+  /** Folders sharing an id are logged as warnings up to this many per server, then at debug. */
+  private static final int WARNED_CLASHES = 20;
 
   private static final Map<SystemFolder, String> SPECIAL_USE =
       Map.of(
@@ -30,7 +38,12 @@ final class ServerFolders {
   private final String prefix;
   private final String separator;
   private final Set<String> paths = new LinkedHashSet<>();
-  private final Map<String, String> specialUse = new HashMap<>();
+
+  /** A special use (lower case) to the folders listed with it, in the server's order. */
+  private final Map<String, List<String>> specialUse = new HashMap<>();
+
+  /** Folder path to its mailbox id (RFC 8474), where the server gives ids. */
+  private final Map<String, String> ids = new HashMap<>();
 
   private ServerFolders(String prefix, String separator) {
     this.prefix = prefix;
@@ -68,13 +81,25 @@ final class ServerFolders {
 
   private void list(UserSession session) throws IOException {
     boolean extended = session.has("LIST-EXTENDED") && session.has("SPECIAL-USE");
+    boolean withIds = extended && session.has("LIST-STATUS") && session.has("OBJECTID");
     Command list = Command.of("LIST").string("").string("*");
-    if (extended) {
+    if (withIds) {
+      list.text(" RETURN (SPECIAL-USE STATUS (MAILBOXID))");
+    } else if (extended) {
       list.text(" RETURN (SPECIAL-USE)");
     }
     paths.clear();
     specialUse.clear();
     for (Response r : session.ok(list).untagged()) {
+      if (r.is("STATUS") && r.data().size() > 2 && r.data().get(2) instanceof List<?> items) {
+        for (int i = 0; i + 1 < items.size(); i += 2) {
+          if ("MAILBOXID".equalsIgnoreCase(text(items.get(i)))
+              && items.get(i + 1) instanceof List<?> id
+              && !id.isEmpty()) {
+            noteId(session, ModifiedUtf7.decode(text(r.data().get(1))), text(id.get(0)));
+          }
+        }
+      }
       if (!r.is("LIST") || r.data().size() < 4) {
         continue;
       }
@@ -84,7 +109,9 @@ final class ServerFolders {
         for (Object a : attributes) {
           String attribute = text(a);
           if (SPECIAL_USE.containsValue(attribute)) {
-            specialUse.putIfAbsent(attribute.toLowerCase(Locale.ROOT), path);
+            specialUse
+                .computeIfAbsent(attribute.toLowerCase(Locale.ROOT), k -> new ArrayList<>())
+                .add(path);
           }
           if (attribute.equalsIgnoreCase("\\NonExistent")
               || attribute.equalsIgnoreCase("\\NoSelect")) {
@@ -95,10 +122,45 @@ final class ServerFolders {
     }
   }
 
+  /** Keeps a folder's mailbox id, and says so when another folder the restore saw has it too. */
+  private void noteId(UserSession session, String path, String id) {
+    if (id == null) {
+      return;
+    }
+    ids.put(path, id);
+    String other = session.mailboxIds().note(id, session.user() + ": " + path);
+    if (other == null) {
+      return;
+    }
+    int clashes = session.mailboxIds().clashes();
+    if (clashes <= WARNED_CLASHES) {
+      LOG.warn(
+          "{}: the server gave folder {} the mailbox id {} that {} has too (a server fault: seen"
+              + " with Cyrus 3.6, whose ids repeat across connections); settings the server keeps"
+              + " by that id, such as a special use, may show on the wrong folder, so the restore"
+              + " does not go by them. Check the server (Cyrus: ctl_mboxlist -d, reconstruct -I)"
+              + " and run verify.{}",
+          session.user(),
+          path,
+          id,
+          other,
+          clashes == WARNED_CLASHES
+              ? " Further folders sharing an id are logged at debug level."
+              : "");
+    } else {
+      LOG.debug("{}: folder {} shares the mailbox id {} with {}", session.user(), path, id, other);
+    }
+  }
+
   private static String text(Object token) {
     return token instanceof byte[] b
         ? new String(b, StandardCharsets.UTF_8)
         : String.valueOf(token);
+  }
+
+  /** The mailbox id the server gave a folder, or null. */
+  String mailboxId(String path) {
+    return ids.get(path);
   }
 
   String separator() {
@@ -135,9 +197,12 @@ final class ServerFolders {
 
   /**
    * The path of a system folder of the backup, created when the server has none: the user root is
-   * "" (the personal namespace's top level).
+   * "" (the personal namespace's top level). A special use is not believed on a folder in {@code
+   * taken} (one the restore already holds something else in: it made it without that use) nor on
+   * one whose mailbox id another folder has: both are how a server that repeats ids shows another
+   * user's Sent on a folder of this user.
    */
-  String system(UserSession session, SystemFolder folder) throws IOException {
+  String system(UserSession session, SystemFolder folder, Set<String> taken) throws IOException {
     if (folder == SystemFolder.USER_ROOT || folder == SystemFolder.ROOT) {
       return "";
     }
@@ -145,14 +210,34 @@ final class ServerFolders {
       return "INBOX";
     }
     String use = SPECIAL_USE.get(folder);
-    if (use != null && specialUse.containsKey(use.toLowerCase(Locale.ROOT))) {
-      return specialUse.get(use.toLowerCase(Locale.ROOT));
+    String found = use == null ? null : specialUse(session, use, taken);
+    if (found != null) {
+      return found;
     }
     String path = child("", folder.folderName());
     if (!exists(path)) {
       create(session, path, use);
     }
     return path;
+  }
+
+  /** The first folder listed with a special use that can be believed, or null. */
+  private String specialUse(UserSession session, String use, Set<String> taken) {
+    for (String path : specialUse.getOrDefault(use.toLowerCase(Locale.ROOT), List.of())) {
+      if (taken.contains(path)) {
+        LOG.warn(
+            "{}: the server shows folder {} as {}, but the restore made that folder for something"
+                + " else without that use; not taking it as the {} folder (a server that repeats"
+                + " mailbox ids, as Cyrus 3.6 was seen to, shows another folder's use this way)",
+            session.user(),
+            path,
+            use,
+            use);
+      } else if (!session.mailboxIds().isShared(ids.get(path))) {
+        return path;
+      }
+    }
+    return null;
   }
 
   /**
@@ -178,8 +263,11 @@ final class ServerFolders {
       }
     }
     paths.add(path);
+    if (r.tagged().isOk() && r.tagged().codeName().equals("MAILBOXID")) {
+      noteId(session, path, MailboxIds.parse(r.tagged().codeArguments()));
+    }
     if (use != null) {
-      specialUse.putIfAbsent(use.toLowerCase(Locale.ROOT), path);
+      specialUse.computeIfAbsent(use.toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(path);
     }
     session.run(Command.of("SUBSCRIBE").mailbox(path));
   }

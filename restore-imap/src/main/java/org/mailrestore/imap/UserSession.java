@@ -9,17 +9,24 @@ final class UserSession implements Closeable {
 
   private final ImapSession session;
   private final String user;
+  private final MailboxIds mailboxIds;
   private final Runnable release;
   private boolean closed;
 
-  UserSession(ImapSession session, String user, Runnable release) {
+  UserSession(ImapSession session, String user, MailboxIds mailboxIds, Runnable release) {
     this.session = session;
     this.user = user;
+    this.mailboxIds = mailboxIds;
     this.release = release;
   }
 
   String user() {
     return user;
+  }
+
+  /** The ids of the server's folders this restore has seen, over every account. */
+  MailboxIds mailboxIds() {
+    return mailboxIds;
   }
 
   boolean has(String capability) {

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.blob.Fsync;
 
@@ -24,7 +25,8 @@ import org.mailrestore.blob.Fsync;
  * <instance>-<n>.pack}), never appending to a pack another run left, so a crash's unreferenced tail
  * is only ever garbage. Appends reserve a range under a short lock and write it with a positional
  * write; {@link #sync()} forces each pack written since the last sync once: one fsync for thousands
- * of blobs.
+ * of blobs. Syncs run concurrently (one per cluster committing): each returns only once a force
+ * that began after the appends it covers has ended, its own or another's.
  */
 public final class LocalPackStore implements PackStore {
 
@@ -36,6 +38,11 @@ public final class LocalPackStore implements PackStore {
     final FileChannel channel;
     final AtomicInteger writers = new AtomicInteger();
 
+    /** Appends ended, and of them those a completed force covers. */
+    final AtomicLong written = new AtomicLong();
+
+    final AtomicLong forced = new AtomicLong();
+
     Pack(String name, FileChannel channel) {
       this.name = name;
       this.channel = channel;
@@ -45,13 +52,20 @@ public final class LocalPackStore implements PackStore {
   private final Path directory;
   private final String instance = UUID.randomUUID().toString().substring(0, 8);
   private final long maxPackSize;
+
+  /** Packs appended to and not yet closed; a sync forces those with appends not yet forced. */
   private final Set<Pack> dirty = ConcurrentHashMap.newKeySet();
+
   private final List<Pack> retired = new ArrayList<>();
   private final Object lock = new Object();
   private int sequence;
   private Pack current;
   private long position;
-  private boolean newPackSinceSync;
+
+  /** Packs created, and of them those a completed directory fsync covers. */
+  private final AtomicLong packsCreated = new AtomicLong();
+
+  private final AtomicLong packsCreatedForced = new AtomicLong();
 
   public LocalPackStore(Path directory, long maxPackSize) throws IOException {
     this.directory = directory.toAbsolutePath().normalize();
@@ -78,6 +92,7 @@ public final class LocalPackStore implements PackStore {
       while (buffer.hasRemaining()) {
         p += pack.channel.write(buffer, p);
       }
+      pack.written.incrementAndGet();
       dirty.add(pack); // before the writer count drops, so sync never closes it unforced
     } finally {
       pack.writers.decrementAndGet();
@@ -96,7 +111,7 @@ public final class LocalPackStore implements PackStore {
             FileChannel.open(
                 directory.resolve(name), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
     position = 0;
-    newPackSinceSync = true;
+    packsCreated.incrementAndGet();
   }
 
   @Override
@@ -117,18 +132,17 @@ public final class LocalPackStore implements PackStore {
 
   @Override
   public void sync() throws IOException {
-    boolean newEntries;
-    synchronized (lock) {
-      newEntries = newPackSinceSync;
-      newPackSinceSync = false;
+    for (Pack pack : dirty) {
+      long appends = pack.written.get();
+      if (pack.forced.get() < appends) {
+        pack.channel.force(false);
+        pack.forced.accumulateAndGet(appends, Math::max);
+      }
     }
-    for (Iterator<Pack> it = dirty.iterator(); it.hasNext(); ) {
-      Pack pack = it.next();
-      it.remove();
-      pack.channel.force(false);
-    }
-    if (newEntries) {
+    long created = packsCreated.get();
+    if (packsCreatedForced.get() < created) {
       Fsync.directory(directory);
+      packsCreatedForced.accumulateAndGet(created, Math::max);
     }
     closeRetired();
   }
@@ -139,8 +153,9 @@ public final class LocalPackStore implements PackStore {
     synchronized (lock) {
       for (Iterator<Pack> it = retired.iterator(); it.hasNext(); ) {
         Pack pack = it.next();
-        if (pack.writers.get() == 0 && !dirty.contains(pack)) {
+        if (pack.writers.get() == 0 && pack.forced.get() >= pack.written.get()) {
           it.remove();
+          dirty.remove(pack);
           done.add(pack);
         }
       }
