@@ -42,7 +42,7 @@ final class FolderPaths {
   private final Map<Made, Integer> ids = new HashMap<>();
 
   /** Paths of the folders {@link #create} made or found in this run, recorded or not yet. */
-  private final Set<String> made = new HashSet<>();
+  private final Set<String> madePaths = new HashSet<>();
 
   private ServerFolders layout;
 
@@ -84,7 +84,7 @@ final class FolderPaths {
     if (batch.recoveryFolderName() != null) {
       String path = server.child("", batch.recoveryFolderName());
       server.create(s, path, null);
-      this.made.add(path);
+      madePaths.add(path);
       recovery =
           new Made(
               null,
@@ -120,7 +120,7 @@ final class FolderPaths {
       }
       String path = server.child(parentPath(parent), f.name());
       server.create(s, path, null);
-      this.made.add(path);
+      madePaths.add(path);
       Made m = new Made(f, path, f.name(), parent);
       planned.put(f.oldId(), m);
       made.add(m);
@@ -152,7 +152,7 @@ final class FolderPaths {
    * cluster 0 of this run made. None of them can be a system folder still to find.
    */
   private Set<String> taken() {
-    Set<String> taken = new HashSet<>(made);
+    Set<String> taken = new HashSet<>(madePaths);
     for (FolderRow row : rows.values()) {
       taken.add(row.path());
     }

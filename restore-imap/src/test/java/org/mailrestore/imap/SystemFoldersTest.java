@@ -23,9 +23,16 @@ class SystemFoldersTest {
     CyrusServer cyrus = ImapContractTest.cyrus();
     user = "su@s" + UUID.randomUUID().toString().substring(0, 8) + ".example.org";
     cyrus.addUser(user);
+    ImapEndpoint.Address address = ImapEndpoint.Address.parse(cyrus.url());
     ImapEndpoint endpoint =
         new ImapEndpoint(
-            "127.0.0.1", cyrus.port(), false, ImapEndpoint.StartTls.NEVER, null, 10_000, 60_000);
+            address.host(),
+            address.port(),
+            address.implicitTls(),
+            ImapEndpoint.StartTls.NEVER,
+            null,
+            10_000,
+            60_000);
     server =
         new ImapServer(
             endpoint,
