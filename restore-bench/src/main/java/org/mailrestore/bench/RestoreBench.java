@@ -68,7 +68,9 @@ final class RestoreBench {
       Duration generation,
       Limit rawInsert,
       Limit rawCopy,
-      RestoreRun.Result restore) {}
+      RestoreRun.Result restore,
+      ServerWork rawInsertWork,
+      ServerWork restoreWork) {}
 
   private final Params p;
 
@@ -109,7 +111,9 @@ final class RestoreBench {
     // A database of its own, created after the raw one is gone: both start alike.
     try (BenchDatabase restoreDb =
         new BenchDatabase(p.serverUrl(), p.user(), p.password(), "restore", 1)) {
+      ServerWork before = serverWork();
       RestoreRun.Result restore = restoreInChild(restoreDb, backup);
+      ServerWork restoreWork = serverWork().since(before);
       return new Outcome(
           restoreDb.serverVersion(),
           raw.limit().items(),
@@ -119,11 +123,13 @@ final class RestoreBench {
           generation,
           raw.limit(),
           copy,
-          restore);
+          restore,
+          raw.work(),
+          restoreWork);
     }
   }
 
-  private record RawInsert(Limit limit, long rows) {}
+  private record RawInsert(Limit limit, long rows, ServerWork work) {}
 
   /**
    * Decodes the backup into rows (untimed) and inserts them (timed) into a database of their own,
@@ -136,6 +142,7 @@ final class RestoreBench {
       long items = 0;
       long rows = 0;
       long insertNanos = 0;
+      ServerWork work = ServerWork.NONE;
       IdMap idMap = new IdMap(rawDb.dataSource);
       int volume =
           new VolumeStore(rawDb.dataSource)
@@ -157,8 +164,10 @@ final class RestoreBench {
           items += c.items().size();
           rows += c.rows();
         }
+        ServerWork before = serverWork();
         insertNanos +=
             RawRows.insert(rawDb.dataSource, mailbox, sourceRef, clusters, p.rawThreads());
+        work = work.plus(serverWork().since(before));
       }
       Limit limit =
           new Limit(
@@ -166,8 +175,12 @@ final class RestoreBench {
               items,
               0,
               insertNanos / 1e9);
-      return new RawInsert(limit, rows);
+      return new RawInsert(limit, rows, work);
     }
+  }
+
+  private ServerWork serverWork() throws SQLException {
+    return ServerWork.now(p.serverUrl(), p.user(), p.password());
   }
 
   /**

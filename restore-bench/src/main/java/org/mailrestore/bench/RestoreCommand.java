@@ -174,6 +174,11 @@ final class RestoreCommand implements Callable<Integer> {
           combined);
       report.restoreFigures(r);
       report.context("restore wall seconds", r.wallNanos() / 1e9);
+      // The server's side, in counters that do not drift with the machine's load.
+      report.context("database, raw insert", o.rawInsertWork().describe());
+      report.context(
+          "database, restore process (schema and provisioning included)",
+          o.restoreWork().describe());
       report.context(
           "restore CPU use",
           String.format(

@@ -11,7 +11,7 @@ import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +62,8 @@ final class BlobTransfer {
    */
   Map<ItemToWrite, StoredBlob> transfer(List<ItemToWrite> items, ClusterJournal journal)
       throws SQLException {
-    Map<ItemToWrite, StoredBlob> result = new HashMap<>();
+    // By identity: an item's own hash walks its whole revision, a cost per item and per lookup.
+    Map<ItemToWrite, StoredBlob> result = new IdentityHashMap<>(items.size());
     Map<BlobDigest, List<ItemToWrite>> byDigest = new LinkedHashMap<>();
     List<StoredBlob> newBlobs = new ArrayList<>();
     for (ItemToWrite item : items) {

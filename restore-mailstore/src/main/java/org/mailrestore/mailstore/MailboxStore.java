@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -87,11 +86,7 @@ public final class MailboxStore {
         Sql.setNullableString(ps, 11, r.subject());
         Sql.setNullableInt(ps, 12, r.color());
         Sql.setNullableString(ps, 13, r.view());
-        if (r.digest() == null) {
-          ps.setNull(14, Types.BINARY);
-        } else {
-          ps.setBytes(14, r.digest().toBytes());
-        }
+        Sql.setNullableBytes(ps, 14, r.digest() == null ? null : r.digest().toBytes());
         Sql.setNullableInt(ps, 15, r.volumeId());
         Sql.setNullableString(ps, 16, r.metadata());
         ps.addBatch();
