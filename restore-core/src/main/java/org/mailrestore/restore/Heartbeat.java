@@ -23,6 +23,7 @@ final class Heartbeat {
   private final int leaseSeconds;
   private final Map<String, CancelSignal> running;
   private ScheduledExecutorService scheduler;
+  private boolean stopped;
 
   Heartbeat(
       OperationStore operations,
@@ -35,8 +36,10 @@ final class Heartbeat {
     this.running = running;
   }
 
+  /** Starts beating, unless it beats already or was stopped: a stop is for good. */
   synchronized void start() {
-    if (scheduler != null) {
+    // An operation still ending after its engine closed must not start a beat nobody stops.
+    if (scheduler != null || stopped) {
       return;
     }
     scheduler =
@@ -49,10 +52,15 @@ final class Heartbeat {
   }
 
   synchronized void stop() {
+    stopped = true;
     if (scheduler != null) {
       scheduler.shutdownNow();
       scheduler = null;
     }
+  }
+
+  synchronized boolean isBeating() {
+    return scheduler != null;
   }
 
   private void beat() {

@@ -93,6 +93,8 @@ class ResumeAfterCrashTest {
       String id =
           crashing.submit(RestoreRequest.local(backup.toString()).withClusterSize(50), null);
       assertThatThrownBy(() -> crashing.run(id)).hasMessageContaining("simulated crash");
+      // The process died, and its threads (the lease heartbeat) with it.
+      crashing.close();
       OperationSummary crashed = f.engine.operations().find(id).orElseThrow();
       assertThat(crashed.state()).isEqualTo(OperationState.RUNNING);
       assertThat(crashed.counts().itemsRestored()).isPositive().isLessThan(expected);
