@@ -4,12 +4,23 @@
 
 java_major() {
   # Prints the feature version of a java binary (17, 21, 25...), or nothing. The JDK's release
-  # file says it without starting a JVM (a launcher runs this for every JDK it looks at).
-  local release version
-  release="$(dirname "$(dirname "$1")")/release"
-  if [ -f "$release" ]; then
-    version=$(sed -n 's/^JAVA_VERSION="\([0-9][0-9]*\).*/\1/p' "$release" | head -n 1)
-    if [ -n "$version" ]; then
+  # file says it without starting a JVM. It is read by the shell alone (POSIX sh, as ./mvnw sources
+  # this too): a launcher runs this for every JDK it looks at, and each program started costs
+  # milliseconds of every command.
+  local home line version
+  home=${1%/bin/java}
+  version=""
+  if [ -f "$home/release" ]; then
+    while IFS= read -r line || [ -n "$line" ]; do
+      case $line in
+        JAVA_VERSION=\"[0-9]*)
+          version=${line#JAVA_VERSION=\"}
+          version=${version%%[!0-9]*}
+          break
+          ;;
+      esac
+    done <"$home/release"
+    if [ -n "${version:-}" ]; then
       echo "$version"
       return 0
     fi
@@ -32,7 +43,7 @@ find_jdk() {
     major=$(java_major "$candidate")
     if [ "${major:-0}" -gt "$best_major" ]; then
       best_major=$major
-      best=$(dirname "$(dirname "$candidate")")
+      best=${candidate%/bin/java}
     fi
   done
   if [ "$best_major" -lt "$wanted" ] && [ -x /usr/libexec/java_home ]; then
