@@ -2,28 +2,32 @@
 # Order: JAVA_HOME when it is new enough; the newest JDK under /usr/lib/jvm; macOS's java_home;
 # the java on the PATH.
 
+jdk_release_version() {
+  # Prints the JAVA_VERSION of the JDK at $1 (25.0.3) from its release file, or nothing. Read by
+  # the shell alone (POSIX sh, as ./mvnw sources this too): a launcher reads it for every JDK it
+  # looks at, and each program started costs milliseconds of every command.
+  local line
+  [ -f "$1/release" ] || return 0
+  while IFS= read -r line || [ -n "$line" ]; do
+    case $line in
+      JAVA_VERSION=\"*)
+        line=${line#JAVA_VERSION=\"}
+        echo "${line%%\"*}"
+        return 0
+        ;;
+    esac
+  done <"$1/release"
+}
+
 java_major() {
   # Prints the feature version of a java binary (17, 21, 25...), or nothing. The JDK's release
-  # file says it without starting a JVM. It is read by the shell alone (POSIX sh, as ./mvnw sources
-  # this too): a launcher runs this for every JDK it looks at, and each program started costs
-  # milliseconds of every command.
-  local home line version
-  home=${1%/bin/java}
-  version=""
-  if [ -f "$home/release" ]; then
-    while IFS= read -r line || [ -n "$line" ]; do
-      case $line in
-        JAVA_VERSION=\"[0-9]*)
-          version=${line#JAVA_VERSION=\"}
-          version=${version%%[!0-9]*}
-          break
-          ;;
-      esac
-    done <"$home/release"
-    if [ -n "${version:-}" ]; then
-      echo "$version"
-      return 0
-    fi
+  # file says it without starting a JVM.
+  local version
+  version=$(jdk_release_version "${1%/bin/java}")
+  version=${version%%[!0-9]*}
+  if [ -n "$version" ]; then
+    echo "$version"
+    return 0
   fi
   "$1" -XshowSettings:properties -version 2>&1 \
     | sed -n 's/^ *java\.specification\.version = \([0-9][0-9]*\).*/\1/p' | head -n 1
