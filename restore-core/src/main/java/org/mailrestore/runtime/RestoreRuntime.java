@@ -39,6 +39,8 @@ import org.mailrestore.target.TargetContext;
 import org.mailrestore.target.TargetSpec;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Everything a restore runs with, wired once: the bookkeeping database (migrated), S3 profiles, the
@@ -46,6 +48,8 @@ import org.mailrestore.verify.VerifyReport;
  * and the exporters build one with {@link #builder()}; nothing else wires the engine.
  */
 public final class RestoreRuntime implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RestoreRuntime.class);
 
   private final DataSource dataSource;
   private final AutoCloseable ownedPool;
@@ -348,6 +352,7 @@ public final class RestoreRuntime implements AutoCloseable {
     public RestoreRuntime build() {
       // The native SHA-256 loads while the database is opened and migrated.
       Sha256.prepare();
+      warnUnlessFileNamesAreUtf8(System.getProperty("sun.jnu.encoding"));
       AutoCloseable owned = null;
       DataSource ds = dataSource;
       if (ds == null) {
@@ -372,6 +377,23 @@ public final class RestoreRuntime implements AutoCloseable {
         }
         throw e;
       }
+    }
+
+    /**
+     * Java decodes file names in the locale's charset: in the C or POSIX locale a path such as
+     * {@code /srv/backups/Entwürfe} cannot be named. Said once, at start-up, with the remedy.
+     */
+    static boolean warnUnlessFileNamesAreUtf8(String charset) {
+      if (charset == null
+          || charset.equalsIgnoreCase("UTF-8")
+          || charset.equalsIgnoreCase("UTF8")) {
+        return false;
+      }
+      LOG.warn(
+          "file names are decoded as {} (the locale is not UTF-8): paths with non-ASCII characters"
+              + " cannot be opened; run with LC_ALL=C.UTF-8 (or another UTF-8 locale)",
+          charset);
+      return true;
     }
   }
 }

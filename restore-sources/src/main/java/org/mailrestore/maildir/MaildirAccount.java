@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.UUID;
+import org.mailrestore.files.FileNames;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Revision;
@@ -98,7 +99,7 @@ final class MaildirAccount {
     }
     while (!stack.isEmpty()) {
       Pending p = stack.pop();
-      String name = p.dir().getFileName().toString();
+      String name = FileNames.of(p.dir());
       SystemFolder system = p.top() ? MaildirNames.systemFolder(name) : null;
       int id;
       if (system != null && !systemDirs.containsKey(system.id())) {
@@ -123,7 +124,7 @@ final class MaildirAccount {
     addMaildirMessages(userDir, "", SystemFolder.INBOX.id());
     Map<String, Integer> byPath = new HashMap<>(); // "A.B" (segments joined) -> folder id
     for (Path dir : subdirectories(userDir)) {
-      String dirName = dir.getFileName().toString();
+      String dirName = FileNames.of(dir);
       if (!dirName.startsWith(".") || dirName.length() < 2) {
         continue; // cur, new, tmp, and anything that is not a Maildir++ folder
       }

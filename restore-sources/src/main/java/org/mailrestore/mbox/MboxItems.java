@@ -3,14 +3,17 @@ package org.mailrestore.mbox;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -236,9 +239,9 @@ final class MboxItems extends PassingItemStream {
     if (dialect != MboxDialect.AUTO) {
       return dialect;
     }
-    try (RandomAccessFile f = new RandomAccessFile(path.toFile(), "r")) {
-      byte[] head = new byte[(int) Math.min(f.length(), 256 * 1024)];
-      f.readFully(head);
+    // Opened by its Path, not a File: a name whose bytes the JVM cannot decode still opens.
+    try (FileChannel f = FileChannel.open(path, StandardOpenOption.READ)) {
+      byte[] head = readAt(f, 0, (int) Math.min(f.size(), 256 * 1024));
       String text = new String(head, StandardCharsets.ISO_8859_1);
       int firstLine = text.indexOf('\n');
       int blank = text.indexOf("\n\n", firstLine);
@@ -258,19 +261,26 @@ final class MboxItems extends PassingItemStream {
         return MboxDialect.MBOXRD;
       }
       long end = bodyStart + Long.parseLong(m.group(1));
-      if (end == f.length()) {
+      if (end == f.size()) {
         return MboxDialect.MBOXCL2;
       }
-      if (end > f.length()) {
+      if (end > f.size()) {
         return MboxDialect.MBOXRD;
       }
-      byte[] after = new byte[(int) Math.min(16, f.length() - end)];
-      f.seek(end);
-      f.readFully(after);
+      byte[] after = readAt(f, end, (int) Math.min(16, f.size() - end));
       String next =
           new String(after, StandardCharsets.ISO_8859_1).replaceFirst("^(\\r?\\n){0,2}", "");
       return next.startsWith("From ") || next.isEmpty() ? MboxDialect.MBOXCL2 : MboxDialect.MBOXRD;
     }
+  }
+
+  /** {@code length} bytes from {@code position}, fewer only when the file ends first. */
+  private static byte[] readAt(FileChannel f, long position, int length) throws IOException {
+    ByteBuffer buffer = ByteBuffer.allocate(length);
+    while (buffer.hasRemaining() && f.read(buffer, position + buffer.position()) >= 0) {
+      // read until full or at the end
+    }
+    return Arrays.copyOf(buffer.array(), buffer.position());
   }
 
   private void closeReader() {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.mailrestore.files.FileNames;
 import org.mailrestore.mail.SystemFolder;
 import org.mailrestore.mail.TextRules;
 import org.mailrestore.source.SourceProblem;
@@ -96,7 +97,7 @@ final class MboxTree {
     }
     entries.sort(Comparator.comparing(p -> p.getFileName().toString()));
     for (Path entry : entries) {
-      String name = entry.getFileName().toString();
+      String name = FileNames.of(entry);
       if (name.startsWith(".")) {
         continue;
       }
@@ -162,7 +163,7 @@ final class MboxTree {
       return;
     }
     List<String> segments =
-        folder.isEmpty() ? List.of(stripMboxExtension(file.getFileName().toString())) : folder;
+        folder.isEmpty() ? List.of(stripMboxExtension(FileNames.of(file))) : folder;
     if (single && TextRules.checkName(segments.get(0)) != null) {
       segments = List.of("Inbox");
     }

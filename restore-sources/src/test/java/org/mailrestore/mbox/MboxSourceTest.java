@@ -141,6 +141,27 @@ class MboxSourceTest {
   }
 
   @Test
+  void aFileNamedInALegacyCharsetIsReadAndNamesItsFolder() throws Exception {
+    Path root = dir.resolve("Mail");
+    write(root.resolve("Inbox"), message("in inbox", ""));
+    write(root.resolve("latin"), message("in drafts", ""));
+    // "Entwürfe" in Latin-1, as an old client wrote it: Java cannot name a file so itself.
+    Process rename =
+        new ProcessBuilder("sh", "-c", "mv latin \"$(printf 'Entw\\374rfe')\"")
+            .directory(root.toFile())
+            .inheritIO()
+            .start();
+    assertThat(rename.waitFor()).isZero();
+    try (MailSource source = open(root, "tags")) {
+      Read read = read(source);
+      assertThat(read.folderOf("in drafts")).isEqualTo("Entwürfe");
+      assertThat(new String(read.bytes().get("in drafts"), StandardCharsets.UTF_8))
+          .contains("body of in drafts");
+      assertThat(source.problems(ALICE)).isEmpty();
+    }
+  }
+
+  @Test
   void statusHeadersGiveTheFlagsAndExpungedMessagesAreLeftOut() throws IOException {
     Path file = dir.resolve("Inbox");
     write(
