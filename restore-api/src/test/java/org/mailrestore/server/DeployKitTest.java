@@ -36,7 +36,8 @@ class DeployKitTest {
           "SPRING_DATASOURCE_URL",
           "SPRING_DATASOURCE_USERNAME",
           "SPRING_DATASOURCE_PASSWORD",
-          "JAVA_TOOL_OPTIONS");
+          "JAVA_TOOL_OPTIONS",
+          "LC_ALL");
 
   private static final String IMAGE = "mailrestore:0.1.0";
   private static final String DATASOURCE_UID = "mailrestore-prometheus";
@@ -202,6 +203,7 @@ class DeployKitTest {
         .contains("SystemCallFilter=@system-service")
         .containsPattern("(?m)^CapabilityBoundingSet=$")
         .contains("UMask=0077")
+        .contains("Environment=LC_ALL=C.UTF-8") // file names in UTF-8 (decision 0026)
         .doesNotContainPattern("(?m)^MemoryDenyWriteExecute");
     Map<String, String> env = new HashMap<>();
     for (String line : Files.readAllLines(dir.resolve("mailrestore.env.example"))) {
