@@ -381,19 +381,18 @@ public final class RestoreRuntime implements AutoCloseable {
 
     /**
      * Java decodes file names in the locale's charset: in the C or POSIX locale a path such as
-     * {@code /srv/backups/Entwürfe} cannot be named. Said once, at start-up, with the remedy.
+     * {@code /srv/backups/Entwürfe} cannot be named. Said when the runtime starts, with the remedy.
      */
-    static boolean warnUnlessFileNamesAreUtf8(String charset) {
+    private static void warnUnlessFileNamesAreUtf8(String charset) {
       if (charset == null
           || charset.equalsIgnoreCase("UTF-8")
           || charset.equalsIgnoreCase("UTF8")) {
-        return false;
+        return;
       }
       LOG.warn(
           "file names are decoded as {} (the locale is not UTF-8): paths with non-ASCII characters"
               + " cannot be opened; run with LC_ALL=C.UTF-8 (or another UTF-8 locale)",
           charset);
-      return true;
     }
   }
 }

@@ -1,12 +1,9 @@
 package org.mailrestore.files;
 
 import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import org.mailrestore.message.MessageHeaders;
 
 /**
  * The name of a file of a local tree (a folder of a Maildir or mbox tree) as text, also when its
@@ -33,21 +30,9 @@ public final class FileNames {
       return text;
     }
     String uri = path.toAbsolutePath().toUri().getRawPath();
-    if (uri == null) {
-      return text;
-    }
     int end = uri.endsWith("/") ? uri.length() - 1 : uri.length(); // a directory's URI ends in '/'
     byte[] bytes = unescape(uri.substring(uri.lastIndexOf('/', end - 1) + 1, end));
-    try {
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes))
-          .toString();
-    } catch (CharacterCodingException notUtf8) {
-      return new String(bytes, LEGACY);
-    }
+    return MessageHeaders.text(bytes, 0, bytes.length, LEGACY);
   }
 
   /**

@@ -136,6 +136,11 @@ public record MessageHeaders(String sender, String subject, Long date) {
 
   /** Header bytes as text: UTF-8 when they are valid UTF-8, else ISO-8859-1 (never fails). */
   public static String text(byte[] bytes, int offset, int length) {
+    return text(bytes, offset, length, StandardCharsets.ISO_8859_1);
+  }
+
+  /** Bytes as text: UTF-8 when they are valid UTF-8, else {@code fallback} (a one-byte charset). */
+  public static String text(byte[] bytes, int offset, int length, Charset fallback) {
     try {
       return StandardCharsets.UTF_8
           .newDecoder()
@@ -144,7 +149,7 @@ public record MessageHeaders(String sender, String subject, Long date) {
           .decode(ByteBuffer.wrap(bytes, offset, length))
           .toString();
     } catch (CharacterCodingException e) {
-      return new String(bytes, offset, length, StandardCharsets.ISO_8859_1);
+      return new String(bytes, offset, length, fallback);
     }
   }
 
