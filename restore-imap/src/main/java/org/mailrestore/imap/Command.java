@@ -3,6 +3,7 @@ package org.mailrestore.imap;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.mailrestore.mail.ModifiedUtf7;
 
 /** A command's text and literals, in order, to be sent with a tag. */
 final class Command {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.mailrestore.mail.ModifiedUtf7;
 import org.mailrestore.mail.SystemFolder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -16,22 +16,6 @@ import org.junit.jupiter.api.Test;
 class WireFormatsTest {
 
   @Test
-  void mailboxNamesAreModifiedUtf7() {
-    // RFC 3501 §5.1.3's own example, and the cases around it.
-    assertThat(ModifiedUtf7.encode("~peter/mail/台北/日本語"))
-        .isEqualTo("~peter/mail/&U,BTFw-/&ZeVnLIqe-");
-    assertThat(ModifiedUtf7.decode("~peter/mail/&U,BTFw-/&ZeVnLIqe-"))
-        .isEqualTo("~peter/mail/台北/日本語");
-    assertThat(ModifiedUtf7.encode("Tom & Jerry")).isEqualTo("Tom &- Jerry");
-    assertThat(ModifiedUtf7.encode("Entwürfe")).isEqualTo("Entw&APw-rfe");
-    for (String name : List.of("Éléments envoyés", "Входящие", "😀 emoji", "a&b", "")) {
-      assertThat(ModifiedUtf7.decode(ModifiedUtf7.encode(name))).isEqualTo(name);
-    }
-    assertThatThrownBy(() -> ModifiedUtf7.decode("&U,BTFw"))
-        .isInstanceOf(IllegalArgumentException.class);
-  }
-
-  @Test
   void responsesAreParsedWithLiteralsListsAndCodes() throws IOException {
     ResponseReader reader =
         reader(

@@ -179,4 +179,71 @@ class MaildirRestoreAndExportTest {
       assertThat(List.of(again.state())).containsAnyOf(OperationState.PARTIAL);
     }
   }
+
+  /**
+   * A user's Maildir as Dovecot and Courier write it without Dovecot's UTF8 option: folder names in
+   * modified UTF-7, keywords as file name letters looked up in each folder's {@code
+   * dovecot-keywords}.
+   */
+  @Test
+  void dovecotFolderNamesAndKeywordsAreRead() throws Exception {
+    Path root = dir.resolve("dovecot");
+    Path carl = root.resolve("carl");
+    write(carl.resolve("dovecot-keywords"), "0 $Junk\n1 $MDNSent\n2 Important\n");
+    write(carl.resolve("cur/1000.M1P1.host:2,Sbc"), "Subject: inbox\n\nbody\n");
+    write(carl.resolve("cur/1001.M2P1.host:2,Sz"), "Subject: unknown letter\n\nbody\n");
+    Path drafts = carl.resolve(".Entw&APw-rfe");
+    write(drafts.resolve("dovecot-keywords"), "0 Work\n1 $Forwarded\nnot a line\n3 Lists/Linux\n");
+    write(drafts.resolve("cur/2000.M3P1.host:2,Sabd"), "Subject: draft\n\nbody\n");
+    write(
+        carl.resolve(".&BB4EQgQ,BEAEMAQyBDsENQQ9BD0ESwQ1-.R&D-Team/cur/3000.M4P1.host:2,S"),
+        "Subject: nested\n\nbody\n");
+    write(carl.resolve(".Tom &- Jerry/cur/4000.M5P1.host:2,S"), "Subject: ampersand\n\nbody\n");
+    SourceSpec source = MaildirSourceKind.of(root, "example.org", "auto");
+    try (RestoreFixture f = new RestoreFixture(dir.resolve("volume"))) {
+      OperationSummary summary =
+          f.restore(new RestoreRequest(source, null, null, null, null, null, null, 0, 0, null));
+      assertThat(summary.state()).as(summary.message()).isEqualTo(OperationState.COMPLETED);
+      String folderOf =
+          "SELECT COUNT(*) FROM mail_item i JOIN mail_item f ON f.mailbox_id = i.mailbox_id"
+              + " AND f.id = i.folder_id WHERE i.type = 5 AND i.subject = ";
+      assertThat(f.count(folderOf + "'draft' AND f.name = 'Entwürfe'")).isOne();
+      assertThat(f.count(folderOf + "'nested' AND f.name = 'R&D-Team'"))
+          .as("a name that is not modified UTF-7 stays as it is")
+          .isOne();
+      assertThat(
+              f.count(
+                  "SELECT COUNT(*) FROM mail_item p JOIN mail_item c ON c.mailbox_id = p.mailbox_id"
+                      + " AND c.folder_id = p.id WHERE p.name = 'Отправленные'"
+                      + " AND c.name = 'R&D-Team'"))
+          .isOne();
+      assertThat(f.count(folderOf + "'ampersand' AND f.name = 'Tom & Jerry'")).isOne();
+
+      String flagsOf = "SELECT COUNT(*) FROM mail_item WHERE type = 5 AND subject = ";
+      assertThat(f.count(flagsOf + "'inbox' AND flags = " + Flags.NOTIFIED))
+          .as("$MDNSent is the notified flag")
+          .isOne();
+      assertThat(f.count(flagsOf + "'draft' AND flags = " + Flags.FORWARDED))
+          .as("$Forwarded is the forwarded flag")
+          .isOne();
+      String tagsOf =
+          "SELECT GROUP_CONCAT(t.name ORDER BY t.name SEPARATOR ',') FROM mail_item i"
+              + " JOIN tagged_item ti ON ti.mailbox_id = i.mailbox_id AND ti.item_id = i.id"
+              + " JOIN tag t ON t.mailbox_id = ti.mailbox_id AND t.id = ti.tag_id"
+              + " WHERE i.type = 5 AND i.subject = ";
+      assertThat(f.string(tagsOf + "'inbox'")).isEqualTo("Important");
+      assertThat(f.string(tagsOf + "'draft'"))
+          .as("each folder has its own table; a '/' cannot be in a tag's name")
+          .isEqualTo("Lists-Linux,Work");
+      assertThat(f.string(tagsOf + "'unknown letter'")).isNull();
+      assertThat(f.verify(source, Verifier.Options.defaults()).differences()).isEmpty();
+
+      ExportFormat maildir = ExportFormats.installed().require("maildir");
+      ExportReport out =
+          f.runtime.export(maildir, null, List.of("carl@example.org"), dir.resolve("out/carl"));
+      assertThat(out.problems()).isEmpty();
+      assertThat(files(dir.resolve("out/carl"), true)).isEqualTo(files(carl, true));
+      assertThat(directories(dir.resolve("out/carl"), true)).isEqualTo(directories(carl, true));
+    }
+  }
 }

@@ -109,6 +109,15 @@ final class RestoreFixture implements AutoCloseable {
     }
   }
 
+  /** The first column of a query's first row, or null. */
+  String string(String sql) throws SQLException {
+    try (var c = database.dataSource().getConnection();
+        var s = c.createStatement();
+        var rs = s.executeQuery(sql)) {
+      return rs.next() ? rs.getString(1) : null;
+    }
+  }
+
   OperationSummary restore(RequestSupplier request) throws SQLException {
     return restore(request.get());
   }

@@ -54,6 +54,19 @@ public final class TextRules {
     return null;
   }
 
+  /**
+   * A tag name for a label or keyword of another system (a Gmail label, an IMAP keyword): {@code /}
+   * becomes {@code -} (a tag name cannot hold one), white space at the ends goes, and it is cut to
+   * the name limit; null when no valid name is left.
+   */
+  public static String tagName(String label) {
+    String name = label.replace('/', '-').strip();
+    if (name.length() > MAX_NAME_LENGTH) {
+      name = name.substring(0, MAX_NAME_LENGTH).strip();
+    }
+    return checkName(name) == null ? name : null;
+  }
+
   /** Why a free-text value (subject, sender, attribute) cannot be stored, or null. */
   public static String checkText(String what, String value, int maxLength) {
     if (value == null) {

@@ -20,6 +20,7 @@ import java.util.UUID;
 import org.mailrestore.files.FileNames;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.ModifiedUtf7;
 import org.mailrestore.mail.Revision;
 import org.mailrestore.mail.SystemFolder;
 import org.mailrestore.message.MessageHeaders;
@@ -44,8 +45,11 @@ final class MaildirAccount {
    */
   record Folder(int id, int parentId, String name, String relDir, boolean created, long mtime) {}
 
-  /** Where messages are: a directory and the folder its files go to. */
-  private record MessageDir(Path dir, String relDir, int folderId, boolean isNew) {}
+  /**
+   * Where messages are: a directory, the folder its files go to, and the keywords its file names'
+   * letters stand for ({@code dovecot-keywords}; empty without one).
+   */
+  private record MessageDir(Path dir, String relDir, int folderId, List<String> keywords) {}
 
   private final String accountId;
   private final Path userDir;
@@ -89,7 +93,7 @@ final class MaildirAccount {
   }
 
   private void planPlain() throws IOException {
-    messageDirs.add(new MessageDir(userDir, "", SystemFolder.INBOX.id(), false));
+    messageDirs.add(new MessageDir(userDir, "", SystemFolder.INBOX.id(), List.of()));
     record Pending(Path dir, String rel, int parentId, boolean top) {}
     Deque<Pending> stack = new ArrayDeque<>();
     List<Path> top = subdirectories(userDir);
@@ -111,7 +115,7 @@ final class MaildirAccount {
             new Folder(
                 id, p.parentId(), MaildirNames.folderName(name), p.rel(), true, mtime(p.dir())));
       }
-      messageDirs.add(new MessageDir(p.dir(), p.rel(), id, false));
+      messageDirs.add(new MessageDir(p.dir(), p.rel(), id, List.of()));
       List<Path> children = subdirectories(p.dir());
       for (int i = children.size() - 1; i >= 0; i--) {
         Path c = children.get(i);
@@ -129,6 +133,11 @@ final class MaildirAccount {
         continue; // cur, new, tmp, and anything that is not a Maildir++ folder
       }
       String[] segments = dirName.substring(1).split("\\.", -1);
+      // Dovecot and Courier write each name in modified UTF-7 (.Entw&APw-rfe is Entwürfe).
+      String[] names = new String[segments.length];
+      for (int s = 0; s < segments.length; s++) {
+        names[s] = ModifiedUtf7.decodeIfEncoded(segments[s]);
+      }
       int parent = SystemFolder.USER_ROOT.id();
       StringBuilder path = new StringBuilder();
       for (int s = 0; s < segments.length; s++) {
@@ -139,7 +148,7 @@ final class MaildirAccount {
           parent = known;
           continue;
         }
-        SystemFolder system = s == 0 ? MaildirNames.systemFolder(segments[0]) : null;
+        SystemFolder system = s == 0 ? MaildirNames.systemFolder(names[0]) : null;
         int id;
         if (system != null && !systemDirs.containsKey(system.id())) {
           id = system.id();
@@ -150,7 +159,7 @@ final class MaildirAccount {
               new Folder(
                   id,
                   parent,
-                  MaildirNames.folderName(segments[s]),
+                  MaildirNames.folderName(names[s]),
                   last ? dirName : null,
                   true,
                   last ? mtime(dir) : 0));
@@ -164,11 +173,31 @@ final class MaildirAccount {
 
   private void addMaildirMessages(Path dir, String rel, int folderId) {
     String prefix = rel.isEmpty() ? "" : rel + "/";
+    List<String> keywords = null;
     for (String sub : List.of("cur", "new")) {
       Path d = dir.resolve(sub);
       if (Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
-        messageDirs.add(new MessageDir(d, prefix + sub, folderId, sub.equals("new")));
+        if (keywords == null) {
+          keywords = keywords(dir.resolve(MaildirNames.DOVECOT_KEYWORDS), prefix);
+        }
+        messageDirs.add(new MessageDir(d, prefix + sub, folderId, keywords));
       }
+    }
+  }
+
+  /** A folder's keyword table; empty when it has none, or it cannot be read (reported). */
+  private List<String> keywords(Path file, String relPrefix) {
+    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+      return List.of();
+    }
+    try {
+      return MaildirNames.keywordTable(file);
+    } catch (IOException e) {
+      problem(
+          new SourceProblem(
+              relPrefix + MaildirNames.DOVECOT_KEYWORDS,
+              "cannot read the keywords (the messages restore without them): " + e.getMessage()));
+      return List.of();
     }
   }
 
@@ -285,11 +314,16 @@ final class MaildirAccount {
       MessageFileRead read = MessageFileRead.of(file, attrs.size(), head, buffer);
       MessageHeaders headers = read.headers();
       long mtime = attrs.lastModifiedTime().toMillis();
+      MaildirNames.State state =
+          layout == MaildirLayout.MAILDIR
+              ? MaildirNames.state(name, md.keywords())
+              : MaildirNames.State.NONE;
       Revision r =
           Revision.builder(1, mtime)
               .uuid(uuid("message:" + rel))
               .folder(md.folderId())
-              .flags(layout == MaildirLayout.MAILDIR ? MaildirNames.flags(name, md.isNew()) : "")
+              .flags(state.flags())
+              .tags(state.tags())
               .date(headers.date() != null ? headers.date() : mtime)
               .blob(read.size(), read.digest())
               .sender(headers.sender())

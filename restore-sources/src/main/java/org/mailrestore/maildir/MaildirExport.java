@@ -19,6 +19,7 @@ import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Flags;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.ModifiedUtf7;
 import org.mailrestore.mail.Parsed;
 import org.mailrestore.mail.Revision;
 import org.mailrestore.mail.SystemFolder;
@@ -225,7 +226,8 @@ public final class MaildirExport implements ExportFormat {
 
     private String child(String parent, String name) {
       if (layout == MaildirLayout.MAILDIR) {
-        String segment = name.replace('.', '_').replace('/', '_');
+        // In modified UTF-7, as Dovecot and Courier name Maildir++ folders (and as we read them).
+        String segment = ModifiedUtf7.encode(name.replace('.', '_').replace('/', '_'));
         return parent.isEmpty() ? "." + segment : parent + "." + segment;
       }
       String segment = name.replace('/', '_');

@@ -1,5 +1,14 @@
 package org.mailrestore.maildir;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -23,6 +32,12 @@ public final class MaildirNames {
    * became that system folder (an Enron {@code inbox}, a Maildir++ {@code .Sent}).
    */
   public static final String SYSTEM_DIR_ATTR_PREFIX = "maildir.folder.";
+
+  /** Dovecot's table of a folder's keywords: lines {@code <index> <keyword>}, index 0 letter a. */
+  static final String DOVECOT_KEYWORDS = "dovecot-keywords";
+
+  /** The largest keyword table read; Dovecot's holds at most 26 keywords of a few bytes each. */
+  private static final int MAX_KEYWORDS_BYTES = 64 * 1024;
 
   /** Top-level folder names (lower case) restored into the system folder of the same role. */
   private static final Map<String, SystemFolder> SYSTEM_NAMES =
@@ -55,14 +70,16 @@ public final class MaildirNames {
 
   /**
    * Zimbra flag letters from a Maildir file name's info ({@code :2,FRS}, or {@code ;2,} as some
-   * servers write it on file systems without colons). Unknown and lower-case (keyword) letters are
-   * left out; a message without {@code S} is unread; one in {@code new/} always is.
+   * servers write it on file systems without colons). Unknown and lower-case (keyword, see {@link
+   * #state}) letters are left out. A message without {@code S} is unread, in {@code cur/} or in
+   * {@code new/}: a file just delivered has no info, but Dovecot names the flags it is given there
+   * too ({@code doveadm save}, Sieve's {@code addflag}), and reads them so.
    */
-  static String flags(String fileName, boolean inNew) {
-    int info = Math.max(fileName.lastIndexOf(":2,"), fileName.lastIndexOf(";2,"));
-    String letters = info < 0 ? "" : fileName.substring(info + 3);
+  static String flags(String fileName) {
+    int info = infoStart(fileName);
+    String letters = info < 0 ? "" : fileName.substring(info);
     StringBuilder zimbra = new StringBuilder();
-    if (inNew || letters.indexOf('S') < 0) {
+    if (letters.indexOf('S') < 0) {
       zimbra.append('u');
     }
     if (letters.indexOf('R') >= 0) {
@@ -81,6 +98,90 @@ public final class MaildirNames {
       zimbra.append('x');
     }
     return zimbra.toString();
+  }
+
+  /** A message's state from its file name: Zimbra flag letters and tag names. */
+  record State(String flags, List<String> tags) {
+    static final State NONE = new State("", List.of());
+  }
+
+  /**
+   * The flags of a file name's info ({@link #flags}) and its keywords: each lower-case letter names
+   * the keyword of that index in the folder's table ({@code a} the first). {@code $Forwarded} and
+   * {@code $MDNSent} are Zimbra's forwarded and notified flags, as they are over IMAP; every other
+   * keyword is a tag of its name. A letter the table does not name is left out.
+   */
+  static State state(String fileName, List<String> keywordTable) {
+    String flags = flags(fileName);
+    int info = infoStart(fileName);
+    if (info < 0 || keywordTable.isEmpty()) {
+      return new State(flags, List.of());
+    }
+    StringBuilder zimbra = new StringBuilder(flags);
+    List<String> tags = new ArrayList<>();
+    for (int i = info; i < fileName.length(); i++) {
+      int index = fileName.charAt(i) - 'a';
+      if (index < 0 || index >= 26 || index >= keywordTable.size()) {
+        continue;
+      }
+      String keyword = keywordTable.get(index);
+      if (keyword == null) {
+        continue;
+      }
+      char flag =
+          keyword.equalsIgnoreCase("$Forwarded")
+              ? 'w'
+              : keyword.equalsIgnoreCase("$MDNSent") ? 'n' : 0;
+      if (flag != 0) {
+        if (zimbra.indexOf(String.valueOf(flag)) < 0) {
+          zimbra.append(flag);
+        }
+        continue;
+      }
+      String tag = TextRules.tagName(keyword);
+      if (tag != null && !tags.contains(tag)) {
+        tags.add(tag);
+      }
+    }
+    return new State(zimbra.toString(), List.copyOf(tags));
+  }
+
+  /**
+   * A folder's keyword table, index to keyword (null where a line is missing). Lines that are not
+   * {@code <0-25> <keyword>} are passed over, as Dovecot does.
+   */
+  static List<String> keywordTable(Path file) throws IOException {
+    byte[] bytes;
+    try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+      bytes = in.readNBytes(MAX_KEYWORDS_BYTES);
+    }
+    String[] table = new String[26];
+    int size = 0;
+    for (String line : new String(bytes, StandardCharsets.UTF_8).split("\r?\n")) {
+      int space = line.indexOf(' ');
+      if (space < 1 || space > 2) {
+        continue;
+      }
+      int index;
+      try {
+        index = Integer.parseInt(line.substring(0, space));
+      } catch (NumberFormatException e) {
+        continue;
+      }
+      String keyword = line.substring(space + 1).strip();
+      if (index < 0 || index >= table.length || keyword.isEmpty()) {
+        continue;
+      }
+      table[index] = keyword;
+      size = Math.max(size, index + 1);
+    }
+    return Arrays.asList(Arrays.copyOf(table, size));
+  }
+
+  /** Where the letters of a file name's info start ({@code :2,} or {@code ;2,}), or -1. */
+  private static int infoStart(String fileName) {
+    int info = Math.max(fileName.lastIndexOf(":2,"), fileName.lastIndexOf(";2,"));
+    return info < 0 ? -1 : info + 3;
   }
 
   /**

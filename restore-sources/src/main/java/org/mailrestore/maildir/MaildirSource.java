@@ -55,7 +55,7 @@ public final class MaildirSource implements MailSource {
   /**
    * @param root the directory holding one directory per user
    * @param domain the domain every account is created in
-   * @throws IOException when the root cannot be listed
+   * @throws IOException when the root cannot be listed, is one user's Maildir, or holds no user
    */
   public MaildirSource(Path root, String domain, MaildirLayout layout) throws IOException {
     this(root, domain, layout, UnaryOperator.identity());
@@ -78,6 +78,16 @@ public final class MaildirSource implements MailSource {
           "\"" + domain + "\" is not a domain name (such as example.org)");
     }
     this.layout = layout;
+    if (Files.isDirectory(this.root.resolve("cur"))
+        && Files.isDirectory(this.root.resolve("new"))) {
+      // Its cur/, new/ and tmp/ would be taken for users, and its folders left out.
+      throw new IOException(
+          this.root
+              + " is one user's Maildir (it has cur/ and new/); give the directory that holds one"
+              + " directory per user, each restored as <directory name>@"
+              + this.domain
+              + " (for one user: a directory holding only this one, renamed to the user's name)");
+    }
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(this.root)) {
       for (Path entry : entries) {
         String name = entry.getFileName().toString();
@@ -96,6 +106,13 @@ public final class MaildirSource implements MailSource {
           leftOut.add(name + ": another user directory has the same name in lower case");
         }
       }
+    }
+    if (users.isEmpty()) {
+      throw new IOException(
+          "no user directories in "
+              + this.root
+              + " (one directory per user, each a Maildir or a tree of folders)"
+              + (leftOut.isEmpty() ? "" : "; left out: " + String.join("; ", leftOut)));
     }
     this.serverId =
         "maildir-"

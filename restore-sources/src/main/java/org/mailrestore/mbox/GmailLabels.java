@@ -80,7 +80,7 @@ final class GmailLabels {
           continue;
         }
       }
-      String tag = tagName(label);
+      String tag = TextRules.tagName(label);
       if (tag != null && !tags.contains(tag)) {
         tags.add(tag);
       }
@@ -104,14 +104,6 @@ final class GmailLabels {
       segments.add(name);
     }
     return segments.isEmpty() ? null : segments;
-  }
-
-  private static String tagName(String label) {
-    String name = label.replace('/', '-').strip();
-    if (name.length() > TextRules.MAX_NAME_LENGTH) {
-      name = name.substring(0, TextRules.MAX_NAME_LENGTH).strip();
-    }
-    return TextRules.checkName(name) == null ? name : null;
   }
 
   private static boolean isSystem(String lower) {

@@ -232,6 +232,35 @@ public final class DovecotServer {
     return server;
   }
 
+  /**
+   * Runs {@code doveadm} on this instance's configuration, as its administrator would ({@code
+   * mailbox create}, {@code save}, {@code flags add}); returns what it printed.
+   *
+   * @param input its standard input ({@code save} reads the message there), or null
+   */
+  public String doveadm(byte[] input, String... args) throws IOException {
+    List<String> command = new java.util.ArrayList<>();
+    command.addAll(List.of("/usr/bin/doveadm", "-c", dir.resolve("dovecot.conf").toString()));
+    command.addAll(List.of(args));
+    return LocalDaemons.output(command, input);
+  }
+
+  /**
+   * Hands a directory to the user the server reads and writes mail as ({@code mail} when the tests
+   * run as root), with every directory above it made searchable, so that a mail location given to
+   * {@link #doveadm} ({@code -o mail_location=maildir:<dir>/%n}) can be used.
+   */
+  public void handOver(Path directory) throws IOException {
+    Files.createDirectories(directory);
+    for (Path p = directory.toAbsolutePath().getParent(); p != null; p = p.getParent()) {
+      LocalDaemons.run(List.of("chmod", "a+x", p.toString()));
+    }
+    if ("root".equals(System.getProperty("user.name"))) {
+      LocalDaemons.run(List.of("chown", "-R", "mail:mail", directory.toString()));
+    }
+  }
+
+  /** Stops the instance (the shutdown hook calls it). */
   /** Stops the instance (the shutdown hook calls it). */
   public void stop() {
     try {

@@ -43,6 +43,16 @@ public final class LocalDaemons {
 
   /** Runs a command to its end; its output goes to a file, as a daemon it starts keeps it open. */
   public static void run(List<String> command) throws IOException {
+    output(command, null);
+  }
+
+  /**
+   * Runs a command to its end with {@code input} (or nothing) on its standard input; returns what
+   * it wrote (standard output and error together).
+   *
+   * @throws IOException when it fails, with what it wrote
+   */
+  public static String output(List<String> command, byte[] input) throws IOException {
     Path output = Files.createTempFile("mailrestore-command-", ".log");
     try {
       Process p =
@@ -50,10 +60,16 @@ public final class LocalDaemons {
               .redirectErrorStream(true)
               .redirectOutput(output.toFile())
               .start();
+      try (var stdin = p.getOutputStream()) {
+        if (input != null) {
+          stdin.write(input);
+        }
+      }
       if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
         throw new IOException(
             String.join(" ", command) + " failed: " + Files.readString(output).strip());
       }
+      return Files.readString(output, StandardCharsets.UTF_8);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted", e);

@@ -1,22 +1,23 @@
-package org.mailrestore.imap;
+package org.mailrestore.mail;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /**
- * Mailbox names on the wire (RFC 3501 §5.1.3): printable ASCII as itself, {@code &} as {@code &-},
- * anything else as UTF-16 in a modified base64 ({@code ,} for {@code /}, no padding) between {@code
- * &} and {@code -}.
+ * Mailbox names in modified UTF-7 (RFC 3501 §5.1.3): printable ASCII as itself, {@code &} as {@code
+ * &-}, anything else as UTF-16 in a modified base64 ({@code ,} for {@code /}, no padding) between
+ * {@code &} and {@code -}. IMAP puts names on the wire so, and Dovecot and Courier name their
+ * Maildir++ folder directories so.
  */
-final class ModifiedUtf7 {
+public final class ModifiedUtf7 {
 
   private static final Base64.Encoder ENCODER = Base64.getEncoder().withoutPadding();
   private static final Base64.Decoder DECODER = Base64.getDecoder();
 
   private ModifiedUtf7() {}
 
-  static String encode(String name) {
+  public static String encode(String name) {
     StringBuilder out = new StringBuilder(name.length() + 8);
     int i = 0;
     while (i < name.length()) {
@@ -40,7 +41,7 @@ final class ModifiedUtf7 {
   /**
    * @throws IllegalArgumentException when the name is not valid modified UTF-7
    */
-  static String decode(String wire) {
+  public static String decode(String wire) {
     StringBuilder out = new StringBuilder(wire.length());
     int i = 0;
     while (i < wire.length()) {
@@ -66,5 +67,30 @@ final class ModifiedUtf7 {
       i = end + 1;
     }
     return out.toString();
+  }
+
+  /**
+   * The name a file system name stands for when it is written in modified UTF-7, else the name as
+   * it is. Only a name its encoder would write exactly so is decoded (printable ASCII, canonical
+   * base64, no printable ASCII inside a shift, whole surrogate pairs): a name written in UTF-8 by a
+   * server configured so ({@code R&D-Team}, {@code Entwürfe}) is left alone.
+   */
+  public static String decodeIfEncoded(String name) {
+    if (name.indexOf('&') < 0) {
+      return name;
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c < 0x20 || c > 0x7e) {
+        return name;
+      }
+    }
+    String decoded;
+    try {
+      decoded = decode(name);
+    } catch (IllegalArgumentException e) {
+      return name;
+    }
+    return encode(decoded).equals(name) ? decoded : name;
   }
 }

@@ -1,0 +1,177 @@
+package org.mailrestore.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.mail.Flags;
+import org.mailrestore.testkit.DovecotServer;
+import org.mailrestore.testkit.TestDatabase;
+
+/**
+ * A Maildir as a real Dovecot writes it (its default: folder names in modified UTF-7, keywords as
+ * file name letters with a table per folder, flags in names under {@code new/}) restored through
+ * the CLI; then exported, and the export read by the same Dovecot.
+ */
+class DovecotMaildirIT {
+
+  private static final String USER = "carl@dovecot-maildir.example";
+
+  @TempDir Path dir;
+  @RegisterExtension final OwnDatabase own = new OwnDatabase();
+
+  private static byte[] message(String subject) {
+    return ("From: Dora <dora@example.org>\nSubject: " + subject + "\n\nbody of " + subject + "\n")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The user's Maildir under {@code root}, named as the restore names the account. */
+  private static String location(Path root) {
+    return "mail_location=maildir:" + root.resolve("carl");
+  }
+
+  @Test
+  void dovecotsMaildirRestoresWithItsNamesFlagsAndKeywordsAndExportsBackToDovecot()
+      throws Exception {
+    assumeTrue(DovecotServer.installed(), "Dovecot is not installed: .ci/run installs it");
+    DovecotServer dovecot = DovecotServer.get();
+    dovecot.addUser(USER);
+    Path root = dir.resolve("maildir");
+    dovecot.handOver(root);
+    String at = location(root);
+    dovecot.doveadm(
+        null,
+        "-o",
+        at,
+        "mailbox",
+        "create",
+        "-u",
+        USER,
+        "Entwürfe",
+        "Отправленные/R&D-Team",
+        "Tom & Jerry");
+    dovecot.doveadm(message("draft"), "-o", at, "save", "-u", USER, "-m", "Entwürfe");
+    dovecot.doveadm(message("nested"), "-o", at, "save", "-u", USER, "-m", "Отправленные/R&D-Team");
+    dovecot.doveadm(message("ampersand"), "-o", at, "save", "-u", USER, "-m", "Tom & Jerry");
+    dovecot.doveadm(message("inbox"), "-o", at, "save", "-u", USER);
+    dovecot.doveadm(message("unread"), "-o", at, "save", "-u", USER);
+    dovecot.doveadm(
+        null,
+        "-o",
+        at,
+        "flags",
+        "add",
+        "-u",
+        USER,
+        "\\Seen Work $Forwarded Lists/Linux",
+        "mailbox",
+        "Entwürfe",
+        "ALL");
+    dovecot.doveadm(
+        null,
+        "-o",
+        at,
+        "flags",
+        "add",
+        "-u",
+        USER,
+        "\\Seen \\Flagged $MDNSent Important",
+        "mailbox",
+        "INBOX",
+        "SUBJECT",
+        "inbox");
+    dovecot.doveadm(
+        null, "-o", at, "flags", "add", "-u", USER, "\\Seen", "mailbox", "Tom & Jerry", "ALL");
+
+    TestDatabase db = own.database();
+    Path volume = dir.resolve("volume");
+    Cli.Result restored =
+        Cli.run(
+            Cli.args(
+                List.of(
+                    "restore",
+                    "run",
+                    "--maildir",
+                    root.toString(),
+                    "--maildir-domain",
+                    "example.org"),
+                Cli.store(db, volume)));
+    assertThat(restored.exitCode()).as(restored.out() + restored.err()).isZero();
+
+    assertThat(messages(db.dataSource()))
+        .as(restored.out())
+        .containsEntry("draft", "Entwürfe | " + Flags.FORWARDED + " | Lists-Linux,Work")
+        .containsEntry("nested", "R&D-Team | " + Flags.UNREAD + " | ")
+        .containsEntry("ampersand", "Tom & Jerry | 0 | ")
+        .containsEntry("inbox", "Inbox | " + (Flags.FLAGGED | Flags.NOTIFIED) + " | Important")
+        .containsEntry("unread", "Inbox | " + Flags.UNREAD + " | ")
+        .hasSize(5);
+    try (Connection c = db.dataSource().getConnection();
+        var s =
+            c.prepareStatement(
+                "SELECT COUNT(*) FROM mail_item p JOIN mail_item f ON f.mailbox_id = p.mailbox_id"
+                    + " AND f.folder_id = p.id WHERE p.name = ? AND f.name = ?")) {
+      s.setString(1, "Отправленные");
+      s.setString(2, "R&D-Team");
+      try (var rs = s.executeQuery()) {
+        rs.next();
+        assertThat(rs.getInt(1)).as("R&D-Team is under Отправленные").isOne();
+      }
+    }
+
+    Path out = dir.resolve("export");
+    Cli.Result exported =
+        Cli.run(
+            Cli.args(
+                List.of(
+                    "export",
+                    "maildir",
+                    "--account",
+                    "carl@example.org",
+                    "--out",
+                    out.resolve("carl").toString()),
+                Cli.database(db)));
+    assertThat(exported.exitCode()).as(exported.out() + exported.err()).isZero();
+    dovecot.handOver(out);
+    String back = location(out);
+    String listed = dovecot.doveadm(null, "-o", back, "mailbox", "list", "-u", USER);
+    assertThat(listed.lines().toList())
+        .contains("INBOX", "Entwürfe", "Отправленные", "Отправленные/R&D-Team", "Tom & Jerry");
+    String seen =
+        dovecot.doveadm(null, "-o", back, "search", "-u", USER, "mailbox", "Tom & Jerry", "SEEN");
+    assertThat(seen.lines().count()).as("Dovecot sees the exported message as read").isOne();
+  }
+
+  /** Subject to "folder | flags | tags" of every message restored. */
+  private static TreeMap<String, String> messages(DataSource ds) throws SQLException {
+    TreeMap<String, String> result = new TreeMap<>();
+    try (Connection c = ds.getConnection();
+        var s = c.createStatement();
+        var rs =
+            s.executeQuery(
+                "SELECT i.subject, f.name, i.flags, (SELECT GROUP_CONCAT(t.name ORDER BY t.name)"
+                    + " FROM tagged_item ti JOIN tag t ON t.mailbox_id = ti.mailbox_id"
+                    + " AND t.id = ti.tag_id WHERE ti.mailbox_id = i.mailbox_id"
+                    + " AND ti.item_id = i.id) FROM mail_item i JOIN mail_item f"
+                    + " ON f.mailbox_id = i.mailbox_id AND f.id = i.folder_id WHERE i.type = 5")) {
+      while (rs.next()) {
+        List<String> parts = new ArrayList<>();
+        parts.add(rs.getString(2));
+        parts.add(String.valueOf(rs.getInt(3)));
+        parts.add(rs.getString(4) == null ? "" : rs.getString(4));
+        result.put(rs.getString(1), String.join(" | ", parts));
+      }
+    }
+    return result;
+  }
+}
