@@ -21,7 +21,7 @@ import org.mailrestore.testkit.TestDatabase;
 /**
  * A Maildir as a real Dovecot writes it (its default: folder names in modified UTF-7, keywords as
  * file name letters with a table per folder, flags in names under {@code new/}) restored through
- * the CLI; then exported, and the export read by the same Dovecot.
+ * the CLI as one user's mailbox; then exported, and the export read by the same Dovecot.
  */
 class DovecotMaildirIT {
 
@@ -102,9 +102,9 @@ class DovecotMaildirIT {
                     "restore",
                     "run",
                     "--maildir",
-                    root.toString(),
-                    "--maildir-domain",
-                    "example.org"),
+                    root.resolve("carl").toString(),
+                    "--maildir-account",
+                    "carl@example.org"),
                 Cli.store(db, volume)));
     assertThat(restored.exitCode()).as(restored.out() + restored.err()).isZero();
 

@@ -26,6 +26,7 @@ import org.mailrestore.mail.Domain;
 import org.mailrestore.mail.Grant;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Parsed;
+import org.mailrestore.mail.TextRules;
 import org.mailrestore.source.ItemStream;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceProblem;
@@ -67,6 +68,32 @@ public final class MaildirSource implements MailSource {
   public MaildirSource(
       Path root, String domain, MaildirLayout layout, UnaryOperator<BlobSource> decorate)
       throws IOException {
+    this(root, domain, null, layout, decorate);
+  }
+
+  /**
+   * One user's mailbox (a Maildir, such as {@code ~alice/Maildir}, or a tree of folders) restored
+   * as the account {@code address}.
+   */
+  public static MaildirSource oneUser(
+      Path dir, String address, MaildirLayout layout, UnaryOperator<BlobSource> decorate)
+      throws IOException {
+    String lower = address.toLowerCase(Locale.ROOT);
+    int at = lower.indexOf('@');
+    if (!TextRules.isAddress(lower) || !MaildirNames.isLocalPart(lower.substring(0, at))) {
+      throw new IllegalArgumentException(
+          "\"" + address + "\" is not an address (such as alice@example.org)");
+    }
+    return new MaildirSource(dir, lower.substring(at + 1), lower, layout, decorate);
+  }
+
+  private MaildirSource(
+      Path root,
+      String domain,
+      String onlyAddress,
+      MaildirLayout layout,
+      UnaryOperator<BlobSource> decorate)
+      throws IOException {
     this.readBlobs = decorate.apply(blobs);
     this.root = root.toAbsolutePath().normalize();
     if (!Files.isDirectory(this.root)) {
@@ -78,15 +105,30 @@ public final class MaildirSource implements MailSource {
           "\"" + domain + "\" is not a domain name (such as example.org)");
     }
     this.layout = layout;
+    String identity = this.root.toString();
+    if (onlyAddress != null) {
+      users.put(onlyAddress.substring(0, onlyAddress.indexOf('@')), this.root);
+      identity += "\n" + onlyAddress;
+    } else {
+      listUsers();
+    }
+    this.serverId =
+        "maildir-"
+            + BlobDigest.ofContent(identity.getBytes(StandardCharsets.UTF_8))
+                .hex()
+                .substring(0, 16);
+  }
+
+  private void listUsers() throws IOException {
     if (Files.isDirectory(this.root.resolve("cur"))
         && Files.isDirectory(this.root.resolve("new"))) {
       // Its cur/, new/ and tmp/ would be taken for users, and its folders left out.
       throw new IOException(
           this.root
-              + " is one user's Maildir (it has cur/ and new/); give the directory that holds one"
-              + " directory per user, each restored as <directory name>@"
+              + " is one user's Maildir (it has cur/ and new/): name its account"
+              + " (--maildir-account alice@"
               + this.domain
-              + " (for one user: a directory holding only this one, renamed to the user's name)");
+              + ", options.account), or give the directory that holds one directory per user");
     }
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(this.root)) {
       for (Path entry : entries) {
@@ -114,11 +156,6 @@ public final class MaildirSource implements MailSource {
               + " (one directory per user, each a Maildir or a tree of folders)"
               + (leftOut.isEmpty() ? "" : "; left out: " + String.join("; ", leftOut)));
     }
-    this.serverId =
-        "maildir-"
-            + BlobDigest.ofContent(this.root.toString().getBytes(StandardCharsets.UTF_8))
-                .hex()
-                .substring(0, 16);
   }
 
   /** User directories that are not restored, with the reason. */

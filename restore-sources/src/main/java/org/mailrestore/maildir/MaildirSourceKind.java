@@ -3,9 +3,13 @@ package org.mailrestore.maildir;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.mailrestore.blob.BlobSource;
 import org.mailrestore.kind.FieldProblems;
 import org.mailrestore.kind.KindOption;
+import org.mailrestore.mail.TextRules;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceContext;
 import org.mailrestore.source.SourceKind;
@@ -17,6 +21,7 @@ public final class MaildirSourceKind implements SourceKind {
   public static final String NAME = "maildir";
   public static final String DOMAIN = "domain";
   public static final String LAYOUT = "layout";
+  public static final String ACCOUNT = "account";
 
   @Override
   public String name() {
@@ -25,7 +30,8 @@ public final class MaildirSourceKind implements SourceKind {
 
   @Override
   public String description() {
-    return "A tree of mailboxes: one directory per user, each becoming <directory>@<domain>";
+    return "A tree of mailboxes: one directory per user, each becoming <directory>@<domain>; or"
+        + " one user's mailbox as the account named";
   }
 
   @Override
@@ -41,7 +47,12 @@ public final class MaildirSourceKind implements SourceKind {
   @Override
   public List<KindOption> options() {
     return List.of(
-        KindOption.required(DOMAIN, "The domain of the accounts, such as example.org"),
+        KindOption.optional(
+            DOMAIN, "The domain of the accounts, such as example.org (a tree of users)"),
+        KindOption.optional(
+            ACCOUNT,
+            "The directory is one user's mailbox (~alice/Maildir), restored as this account, such"
+                + " as alice@example.org"),
         KindOption.choice(
             LAYOUT,
             "Maildir (cur/new, .Folder directories), plain (a file per message in nested folders,"
@@ -52,10 +63,28 @@ public final class MaildirSourceKind implements SourceKind {
 
   @Override
   public void check(SourceSpec spec, FieldProblems problems) {
-    if (!MaildirNames.isDomainName(spec.option(DOMAIN))) {
+    String domain = spec.option(DOMAIN);
+    String account = spec.option(ACCOUNT);
+    if (account != null) {
+      if (!TextRules.isAddress(account.toLowerCase(Locale.ROOT))) {
+        problems.add(
+            "source.options." + ACCOUNT,
+            "must be an address such as alice@example.org, not \"" + account + "\"");
+      } else if (domain != null
+          && !account.toLowerCase(Locale.ROOT).endsWith("@" + domain.toLowerCase(Locale.ROOT))) {
+        problems.add(
+            "source.options." + DOMAIN,
+            "is the domain of a tree of users; the account " + account + " names its own");
+      }
+    } else if (domain == null) {
       problems.add(
           "source.options." + DOMAIN,
-          "must be a domain name (such as example.org), not \"" + spec.option(DOMAIN) + "\"");
+          "is required: the domain of the tree's users (or options.account for one user's"
+              + " mailbox)");
+    } else if (!MaildirNames.isDomainName(domain)) {
+      problems.add(
+          "source.options." + DOMAIN,
+          "must be a domain name (such as example.org), not \"" + domain + "\"");
     }
   }
 
@@ -65,18 +94,28 @@ public final class MaildirSourceKind implements SourceKind {
         + spec.location()
         + " ("
         + spec.option(LAYOUT)
-        + ", @"
-        + spec.option(DOMAIN)
+        + (spec.option(ACCOUNT) != null
+            ? ", as " + spec.option(ACCOUNT)
+            : ", @" + spec.option(DOMAIN))
         + ")";
   }
 
   @Override
   public MailSource open(SourceSpec spec, SourceContext context) throws IOException {
-    return new MaildirSource(
-        Path.of(spec.location()),
-        spec.option(DOMAIN),
-        MaildirLayout.parse(spec.option(LAYOUT)),
-        blobs -> context.decorate(blobs, NAME));
+    MaildirLayout layout = MaildirLayout.parse(spec.option(LAYOUT));
+    UnaryOperator<BlobSource> decorate = blobs -> context.decorate(blobs, NAME);
+    Path location = Path.of(spec.location());
+    return spec.option(ACCOUNT) != null
+        ? MaildirSource.oneUser(location, spec.option(ACCOUNT), layout, decorate)
+        : new MaildirSource(location, spec.option(DOMAIN), layout, decorate);
+  }
+
+  /** One user's mailbox as a source, restored as {@code address}. */
+  public static SourceSpec ofOneUser(Path dir, String address, String layout) {
+    return SourceSpec.of(
+        NAME,
+        dir.toAbsolutePath().normalize().toString(),
+        Map.of(ACCOUNT, address, LAYOUT, layout));
   }
 
   /** A Maildir tree as a source. */
