@@ -3,13 +3,9 @@ package org.mailrestore.mbox;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -95,11 +91,7 @@ final class MboxItems extends PassingItemStream {
         }
         file = files.next();
         try {
-          reader =
-              new MboxReader(
-                  new BufferedInputStream(
-                      Files.newInputStream(file.path(), LinkOption.NOFOLLOW_LINKS), 1 << 16),
-                  resolve(file.path(), dialect));
+          reader = reader(file, dialect);
         } catch (IOException e) {
           return new ItemEntry.Undecodable(
               0, null, file.relative(), "cannot be read: " + e.getMessage(), false);
@@ -231,17 +223,27 @@ final class MboxItems extends PassingItemStream {
     }
   }
 
+  /** A reader of a file's messages, decompressed, in its dialect. */
+  static MboxReader reader(MboxTree.MboxFile file, MboxDialect dialect) throws IOException {
+    MboxDialect resolved = resolve(file.compression(), file.path(), dialect);
+    return new MboxReader(
+        new BufferedInputStream(file.compression().open(file.path()), 1 << 16), resolved);
+  }
+
   /**
    * The dialect of a file: as given, or for {@code auto} a Content-Length dialect when the first
-   * message's header leads exactly to the second message (or the end), else mboxrd.
+   * message's header leads exactly to the second message (or the end), else mboxrd. Read as a
+   * stream (compressed files cannot be read at an offset), opened by its {@code Path}: a name whose
+   * bytes the JVM cannot decode still opens.
    */
-  static MboxDialect resolve(Path path, MboxDialect dialect) throws IOException {
+  static MboxDialect resolve(MboxCompression compression, Path path, MboxDialect dialect)
+      throws IOException {
     if (dialect != MboxDialect.AUTO) {
       return dialect;
     }
-    // Opened by its Path, not a File: a name whose bytes the JVM cannot decode still opens.
-    try (FileChannel f = FileChannel.open(path, StandardOpenOption.READ)) {
-      byte[] head = readAt(f, 0, (int) Math.min(f.size(), 256 * 1024));
+    try (InputStream in = compression.open(path)) {
+      // A file cut short is probed on what it has: the reader reports the cut where it meets it.
+      byte[] head = readUpTo(in, 256 * 1024);
       String text = new String(head, StandardCharsets.ISO_8859_1);
       int firstLine = text.indexOf('\n');
       int blank = text.indexOf("\n\n", firstLine);
@@ -261,26 +263,47 @@ final class MboxItems extends PassingItemStream {
         return MboxDialect.MBOXRD;
       }
       long end = bodyStart + Long.parseLong(m.group(1));
-      if (end == f.size()) {
-        return MboxDialect.MBOXCL2;
+      byte[] after;
+      try {
+        if (end <= head.length) {
+          after = Arrays.copyOfRange(head, (int) end, (int) Math.min(head.length, end + 16));
+          if (after.length < 16 && head.length == 256 * 1024) {
+            after = concat(after, in.readNBytes(16 - after.length));
+          }
+        } else {
+          in.skipNBytes(end - head.length);
+          after = in.readNBytes(16);
+        }
+      } catch (IOException e) {
+        return MboxDialect.MBOXRD; // the header leads past the end, or past a cut
       }
-      if (end > f.size()) {
-        return MboxDialect.MBOXRD;
-      }
-      byte[] after = readAt(f, end, (int) Math.min(16, f.size() - end));
       String next =
           new String(after, StandardCharsets.ISO_8859_1).replaceFirst("^(\\r?\\n){0,2}", "");
       return next.startsWith("From ") || next.isEmpty() ? MboxDialect.MBOXCL2 : MboxDialect.MBOXRD;
     }
   }
 
-  /** {@code length} bytes from {@code position}, fewer only when the file ends first. */
-  private static byte[] readAt(FileChannel f, long position, int length) throws IOException {
-    ByteBuffer buffer = ByteBuffer.allocate(length);
-    while (buffer.hasRemaining() && f.read(buffer, position + buffer.position()) >= 0) {
-      // read until full or at the end
+  /** Up to {@code max} bytes; fewer at the end, or where reading fails after some were read. */
+  private static byte[] readUpTo(InputStream in, int max) throws IOException {
+    byte[] buffer = new byte[max];
+    int n = 0;
+    try {
+      int r;
+      while (n < max && (r = in.read(buffer, n, max - n)) >= 0) {
+        n += r;
+      }
+    } catch (IOException e) {
+      if (n == 0) {
+        throw e;
+      }
     }
-    return Arrays.copyOf(buffer.array(), buffer.position());
+    return Arrays.copyOf(buffer, n);
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] all = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
   }
 
   private void closeReader() {

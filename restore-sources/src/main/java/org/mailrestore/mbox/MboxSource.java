@@ -1,10 +1,7 @@
 package org.mailrestore.mbox;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,11 +60,7 @@ public final class MboxSource implements MailSource {
   private void planLabelFolders() throws IOException {
     try (MessageBuffer buffer = new MessageBuffer()) {
       for (MboxTree.MboxFile file : tree.files()) {
-        try (MboxReader reader =
-            new MboxReader(
-                new BufferedInputStream(
-                    Files.newInputStream(file.path(), LinkOption.NOFOLLOW_LINKS), 1 << 16),
-                MboxItems.resolve(file.path(), dialect))) {
+        try (MboxReader reader = MboxItems.reader(file, dialect)) {
           while (reader.next(buffer) != null) {
             String[] label =
                 MessageHeaders.fields(buffer.head(), buffer.headLength(), "x-gmail-labels");

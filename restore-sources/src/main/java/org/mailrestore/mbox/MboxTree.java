@@ -29,8 +29,8 @@ import org.mailrestore.source.SourceProblem;
  */
 final class MboxTree {
 
-  /** A file of messages and the folder they go to. */
-  record MboxFile(Path path, String relative, List<String> folder) {}
+  /** A file of messages, how it is compressed, and the folder its messages go to. */
+  record MboxFile(Path path, String relative, List<String> folder, MboxCompression compression) {}
 
   /** A folder to create. */
   record Folder(int id, int parentId, String name, List<String> segments) {}
@@ -128,11 +128,11 @@ final class MboxTree {
             && dir.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".mbox")) {
           continue; // an Apple Mail folder's messages: added with its directory
         }
-        String ext = extension(name);
-        if (NOT_MAIL.contains(ext)) {
+        String plain = MboxCompression.GZIP.strip(MboxCompression.ZSTD.strip(name));
+        if (NOT_MAIL.contains(extension(plain))) {
           continue;
         }
-        List<String> folder = child(parent, stripMboxExtension(name), entry);
+        List<String> folder = child(parent, stripMboxExtension(plain), entry);
         if (folder != null) {
           addFile(entry, folder, false);
         }
@@ -156,18 +156,30 @@ final class MboxTree {
   }
 
   private void addFile(Path file, List<String> folder, boolean single) throws IOException {
-    if (!looksLikeMbox(file)) {
+    MboxCompression compression;
+    try {
+      compression = MboxCompression.of(file);
+      if (!looksLikeMbox(compression, file)) {
+        problems.add(
+            new SourceProblem(
+                relative(file),
+                "not an mbox file (it does not start with \"From \"); passed over"));
+        return;
+      }
+    } catch (IOException e) {
+      // Unreadable, or compressed with a corrupt first block: nothing of it can be read.
       problems.add(
-          new SourceProblem(
-              relative(file), "not an mbox file (it does not start with \"From \"); passed over"));
+          new SourceProblem(relative(file), "cannot be read: " + e.getMessage() + "; passed over"));
       return;
     }
     List<String> segments =
-        folder.isEmpty() ? List.of(stripMboxExtension(FileNames.of(file))) : folder;
+        folder.isEmpty()
+            ? List.of(stripMboxExtension(compression.strip(FileNames.of(file))))
+            : folder;
     if (single && TextRules.checkName(segments.get(0)) != null) {
       segments = List.of("Inbox");
     }
-    files.add(new MboxFile(file, relative(file), segments));
+    files.add(new MboxFile(file, relative(file), segments, compression));
     folderId(segments, true);
   }
 
@@ -248,8 +260,8 @@ final class MboxTree {
   }
 
   /** An empty file (a folder without messages), or one whose first line starts with "From ". */
-  private static boolean looksLikeMbox(Path file) throws IOException {
-    try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+  private static boolean looksLikeMbox(MboxCompression compression, Path file) throws IOException {
+    try (InputStream in = compression.open(file)) {
       byte[] head = in.readNBytes(4096);
       int i =
           head.length >= 3

@@ -161,6 +161,119 @@ class MboxSourceTest {
     }
   }
 
+  private static byte[] gzip(byte[] bytes) throws IOException {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    try (var gz = new java.util.zip.GZIPOutputStream(out)) {
+      gz.write(bytes);
+    }
+    return out.toByteArray();
+  }
+
+  private static byte[] mbox(byte[]... messages) {
+    byte[][] parts = new byte[messages.length][];
+    for (int i = 0; i < messages.length; i++) {
+      parts[i] = MboxWriter.mboxrd(messages[i], SEP);
+    }
+    return MboxWriter.concat(parts);
+  }
+
+  @Test
+  void compressedFilesAreReadAndNamedWithoutTheirExtension() throws IOException {
+    Path root = dir.resolve("Mail");
+    Files.createDirectories(root.resolve("lists"));
+    Files.write(root.resolve("Inbox.gz"), gzip(mbox(message("gzipped", ""))));
+    byte[] cl2 =
+        MboxWriter.concat(
+            MboxWriter.mboxcl2(message("zstd one", "Content-Type: text/plain\n"), SEP),
+            MboxWriter.mboxcl2(message("zstd two\nFrom the start of a line", ""), SEP));
+    Files.write(root.resolve("Archive.mbox.zst"), com.github.luben.zstd.Zstd.compress(cl2));
+    // Two gzip members one after the other (as `cat a.gz b.gz` or a rotated log makes).
+    Files.write(
+        root.resolve("lists/linux.mbox.gz"),
+        MboxWriter.concat(
+            gzip(mbox(message("first member", ""))), gzip(mbox(message("second member", "")))));
+    Files.write(root.resolve("index.html.gz"), gzip("<html/>".getBytes(StandardCharsets.UTF_8)));
+    try (MailSource source = open(root, "tags")) {
+      Read read = read(source);
+      assertThat(read.folderOf("gzipped")).isEqualTo("Inbox");
+      assertThat(read.folderOf("zstd one")).isEqualTo("Archive");
+      assertThat(read.folderOf("first member")).isEqualTo("lists/linux");
+      assertThat(read.folderOf("second member")).isEqualTo("lists/linux");
+      assertThat(read.bytes().get("gzipped")).isEqualTo(message("gzipped", ""));
+      assertThat(read.bytes().get("zstd one"))
+          .as("the dialect (mboxcl2) is found in the decompressed stream")
+          .isEqualTo(message("zstd one", "Content-Type: text/plain\n"));
+      assertThat(read.messages()).hasSize(5);
+      assertThat(source.problems(ALICE)).isEmpty();
+    }
+  }
+
+  @Test
+  void aCompressedFileCutShortGivesWhatCameBeforeTheCutAndSaysWhere() throws IOException {
+    Path root = dir.resolve("Mail");
+    Files.createDirectories(root);
+    byte[][] messages = new byte[40][];
+    java.util.Random random = new java.util.Random(7);
+    for (int i = 0; i < messages.length; i++) {
+      byte[] noise = new byte[2000];
+      random.nextBytes(noise);
+      messages[i] =
+          message("message " + i, "X-Noise: " + java.util.HexFormat.of().formatHex(noise) + "\n");
+    }
+    byte[] whole = gzip(mbox(messages));
+    Files.write(root.resolve("Inbox.gz"), java.util.Arrays.copyOf(whole, whole.length / 2));
+    List<String> restored = new ArrayList<>();
+    List<ItemEntry.Undecodable> failed = new ArrayList<>();
+    try (MailSource source = open(root, "tags");
+        ItemStream stream = source.items(ALICE, EnumSet.of(ItemType.MESSAGE))) {
+      while (stream.hasNext()) {
+        switch (stream.next()) {
+          case ItemEntry.Decoded d -> {
+            try (InputStream in = d.passing().open()) {
+              assertThat(in.readAllBytes()).isEqualTo(messages[restored.size()]);
+            }
+            restored.add(d.item().latest().orElseThrow().subject());
+          }
+          case ItemEntry.Undecodable u -> failed.add(u);
+        }
+      }
+    }
+    assertThat(restored).hasSizeBetween(10, 30);
+    assertThat(failed)
+        .singleElement()
+        .satisfies(u -> {
+          assertThat(u.location()).isEqualTo("Inbox.gz");
+          assertThat(u.reason())
+              .contains("cannot be read on")
+              .contains("the messages after this point are not restored");
+        });
+  }
+
+  @Test
+  void aContentLengthThatLeadsPastTheEndOfALargeFileIsNotTrusted() throws IOException {
+    Path file = dir.resolve("big");
+    byte[] first =
+        ("From a@b Mon Jan  1 00:00:00 2024\nContent-Length: 900000\nSubject: big\n\n"
+                + "x".repeat(300_000)
+                + "\n")
+            .getBytes(StandardCharsets.US_ASCII);
+    Files.write(file, first);
+    assertThat(MboxItems.resolve(MboxCompression.NONE, file, MboxDialect.AUTO))
+        .isEqualTo(MboxDialect.MBOXRD);
+    Files.write(file, gzip(first));
+    assertThat(MboxItems.resolve(MboxCompression.GZIP, file, MboxDialect.AUTO))
+        .isEqualTo(MboxDialect.MBOXRD);
+    byte[] exact =
+        ("From a@b Mon Jan  1 00:00:00 2024\nContent-Length: 300001\nSubject: big\n\n"
+                + "x".repeat(300_000)
+                + "\n")
+            .getBytes(StandardCharsets.US_ASCII);
+    Files.write(file, exact);
+    assertThat(MboxItems.resolve(MboxCompression.NONE, file, MboxDialect.AUTO))
+        .as("a header that leads exactly to the end of the file")
+        .isEqualTo(MboxDialect.MBOXCL2);
+  }
+
   @Test
   void statusHeadersGiveTheFlagsAndExpungedMessagesAreLeftOut() throws IOException {
     Path file = dir.resolve("Inbox");
