@@ -152,6 +152,70 @@ class DovecotMaildirIT {
     assertThat(seen.lines().count()).as("Dovecot sees the exported message as read").isOne();
   }
 
+  /**
+   * Dovecot's other Maildir layout: each folder a directory of its own name ({@code LAYOUT=fs}).
+   */
+  @Test
+  void dovecotsFsLayoutRestoresAndExportsBackToDovecot() throws Exception {
+    assumeTrue(DovecotServer.installed(), "Dovecot is not installed: .ci/run installs it");
+    DovecotServer dovecot = DovecotServer.get();
+    String user = "dana@dovecot-maildir.example";
+    dovecot.addUser(user);
+    Path root = dir.resolve("maildir");
+    dovecot.handOver(root);
+    String at = "mail_location=maildir:" + root.resolve("dana") + ":LAYOUT=fs";
+    dovecot.doveadm(null, "-o", at, "mailbox", "create", "-u", user, "Archiv/2023", "Entwürfe");
+    dovecot.doveadm(message("fs deep"), "-o", at, "save", "-u", user, "-m", "Archiv/2023");
+    dovecot.doveadm(message("fs draft"), "-o", at, "save", "-u", user, "-m", "Entwürfe");
+    dovecot.doveadm(message("fs inbox"), "-o", at, "save", "-u", user);
+    dovecot.doveadm(
+        null, "-o", at, "flags", "add", "-u", user, "\\Seen", "mailbox", "Entwürfe", "ALL");
+
+    TestDatabase db = own.database();
+    Cli.Result restored =
+        Cli.run(
+            Cli.args(
+                List.of(
+                    "restore",
+                    "run",
+                    "--maildir",
+                    root.resolve("dana").toString(),
+                    "--maildir-account",
+                    "dana@example.org"),
+                Cli.store(db, dir.resolve("volume"))));
+    assertThat(restored.exitCode()).as(restored.out() + restored.err()).isZero();
+    assertThat(messages(db.dataSource()))
+        .as(restored.out())
+        .containsEntry("fs deep", "2023 | " + Flags.UNREAD + " | ")
+        .containsEntry("fs draft", "Entwürfe | 0 | ")
+        .containsEntry("fs inbox", "Inbox | " + Flags.UNREAD + " | ")
+        .hasSize(3);
+
+    Path out = dir.resolve("export");
+    Cli.Result exported =
+        Cli.run(
+            Cli.args(
+                List.of(
+                    "export",
+                    "maildir",
+                    "--account",
+                    "dana@example.org",
+                    "--out",
+                    out.resolve("dana").toString()),
+                Cli.database(db)));
+    assertThat(exported.exitCode()).as(exported.out() + exported.err()).isZero();
+    dovecot.handOver(out);
+    String back = "mail_location=maildir:" + out.resolve("dana") + ":LAYOUT=fs";
+    assertThat(dovecot.doveadm(null, "-o", back, "mailbox", "list", "-u", user).lines().toList())
+        .contains("INBOX", "Archiv", "Archiv/2023", "Entwürfe");
+    assertThat(
+            dovecot
+                .doveadm(null, "-o", back, "search", "-u", user, "mailbox", "Archiv/2023", "ALL")
+                .lines()
+                .count())
+        .isOne();
+  }
+
   /** Subject to "folder | flags | tags" of every message restored. */
   private static TreeMap<String, String> messages(DataSource ds) throws SQLException {
     TreeMap<String, String> result = new TreeMap<>();

@@ -199,6 +199,13 @@ class MaildirRestoreAndExportTest {
         carl.resolve(".&BB4EQgQ,BEAEMAQyBDsENQQ9BD0ESwQ1-.R&D-Team/cur/3000.M4P1.host:2,S"),
         "Subject: nested\n\nbody\n");
     write(carl.resolve(".Tom &- Jerry/cur/4000.M5P1.host:2,S"), "Subject: ampersand\n\nbody\n");
+    // Dovecot's LAYOUT=fs: a folder is a directory of its own name holding a Maildir.
+    Path dana = root.resolve("dana");
+    write(dana.resolve("cur/5000.M1P1.host:2,S"), "Subject: fs inbox\n\nbody\n");
+    write(dana.resolve("Sent/cur/5001.M2P1.host:2,S"), "Subject: fs sent\n\nbody\n");
+    write(dana.resolve("Archiv/2023/cur/5002.M3P1.host:2,S"), "Subject: fs deep\n\nbody\n");
+    write(dana.resolve("Entw&APw-rfe/new/5003.M4P1.host"), "Subject: fs draft\n\nbody\n");
+    write(dana.resolve("courierimapkeywords/:list"), "not a folder\n");
     SourceSpec source = MaildirSourceKind.of(root, "example.org", "auto");
     try (RestoreFixture f = new RestoreFixture(dir.resolve("volume"))) {
       OperationSummary summary =
@@ -218,6 +225,21 @@ class MaildirRestoreAndExportTest {
                       + " AND c.name = 'R&D-Team'"))
           .isOne();
       assertThat(f.count(folderOf + "'ampersand' AND f.name = 'Tom & Jerry'")).isOne();
+      assertThat(f.count(folderOf + "'fs inbox' AND f.id = 2")).isOne();
+      assertThat(f.count(folderOf + "'fs sent' AND f.id = 5"))
+          .as("Sent/ is the Sent folder")
+          .isOne();
+      assertThat(f.count(folderOf + "'fs draft' AND f.name = 'Entwürfe'")).isOne();
+      assertThat(
+              f.count(
+                  "SELECT COUNT(*) FROM mail_item p JOIN mail_item c ON c.mailbox_id = p.mailbox_id"
+                      + " AND c.folder_id = p.id JOIN mail_item i ON i.mailbox_id = c.mailbox_id"
+                      + " AND i.folder_id = c.id WHERE p.name = 'Archiv' AND c.name = '2023'"
+                      + " AND i.subject = 'fs deep'"))
+          .as("a directory holding only a deeper Maildir is a folder too")
+          .isOne();
+      assertThat(f.count("SELECT COUNT(*) FROM mail_item WHERE name = 'courierimapkeywords'"))
+          .isZero();
 
       String flagsOf = "SELECT COUNT(*) FROM mail_item WHERE type = 5 AND subject = ";
       assertThat(f.count(flagsOf + "'inbox' AND flags = " + Flags.NOTIFIED))
@@ -244,6 +266,13 @@ class MaildirRestoreAndExportTest {
       assertThat(out.problems()).isEmpty();
       assertThat(files(dir.resolve("out/carl"), true)).isEqualTo(files(carl, true));
       assertThat(directories(dir.resolve("out/carl"), true)).isEqualTo(directories(carl, true));
+      ExportReport fs =
+          f.runtime.export(maildir, null, List.of("dana@example.org"), dir.resolve("out/dana"));
+      assertThat(fs.problems()).isEmpty();
+      assertThat(files(dir.resolve("out/dana"), true)).isEqualTo(files(dana, true));
+      TreeSet<String> danaDirs = directories(dana, true);
+      danaDirs.remove("courierimapkeywords");
+      assertThat(directories(dir.resolve("out/dana"), true)).isEqualTo(danaDirs);
     }
   }
 }

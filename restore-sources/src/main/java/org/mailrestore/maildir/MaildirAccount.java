@@ -51,6 +51,9 @@ final class MaildirAccount {
    */
   private record MessageDir(Path dir, String relDir, int folderId, List<String> keywords) {}
 
+  /** A Maildir's own directories: deliveries read, new, and in progress. */
+  private static final Set<String> MAILDIR_PARTS = Set.of("cur", "new", "tmp");
+
   private final String accountId;
   private final Path userDir;
   private final MaildirLayout layout;
@@ -130,7 +133,10 @@ final class MaildirAccount {
     for (Path dir : subdirectories(userDir)) {
       String dirName = FileNames.of(dir);
       if (!dirName.startsWith(".") || dirName.length() < 2) {
-        continue; // cur, new, tmp, and anything that is not a Maildir++ folder
+        if (!MAILDIR_PARTS.contains(dirName)) {
+          planFsFolder(dir, dirName, SystemFolder.USER_ROOT.id(), true);
+        }
+        continue;
       }
       String[] segments = dirName.substring(1).split("\\.", -1);
       // Dovecot and Courier write each name in modified UTF-7 (.Entw&APw-rfe is Entwürfe).
@@ -169,6 +175,52 @@ final class MaildirAccount {
       }
       addMaildirMessages(dir, dirName, parent);
     }
+  }
+
+  /**
+   * Dovecot's {@code LAYOUT=fs}: a folder is a directory of its own name ({@code Archive/2023})
+   * holding a Maildir. A directory with no Maildir at any depth (Courier's {@code
+   * courierimapkeywords}, anything else) is not a folder.
+   */
+  private void planFsFolder(Path dir, String rel, int parentId, boolean top) throws IOException {
+    if (!holdsMaildir(dir)) {
+      return;
+    }
+    String name = ModifiedUtf7.decodeIfEncoded(FileNames.of(dir));
+    SystemFolder system = top ? MaildirNames.systemFolder(name) : null;
+    int id;
+    if (system != null && !systemDirs.containsKey(system.id())) {
+      id = system.id();
+      systemDirs.put(id, rel);
+    } else {
+      id = nextId++;
+      folders.add(new Folder(id, parentId, MaildirNames.folderName(name), rel, true, mtime(dir)));
+    }
+    addMaildirMessages(dir, rel, id);
+    for (Path child : subdirectories(dir)) {
+      String childName = FileNames.of(child);
+      if (!MAILDIR_PARTS.contains(childName)) {
+        planFsFolder(child, rel + "/" + childName, id, false);
+      }
+    }
+  }
+
+  /** Whether a directory has {@code cur/} or {@code new/}, or a subdirectory that does. */
+  private boolean holdsMaildir(Path dir) throws IOException {
+    if (Files.isDirectory(dir.resolve("cur"), LinkOption.NOFOLLOW_LINKS)
+        || Files.isDirectory(dir.resolve("new"), LinkOption.NOFOLLOW_LINKS)) {
+      return true;
+    }
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)
+            && !MAILDIR_PARTS.contains(entry.getFileName().toString())
+            && holdsMaildir(entry)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private void addMaildirMessages(Path dir, String rel, int folderId) {
