@@ -27,6 +27,9 @@ public record MessageHeaders(String sender, String subject, Long date) {
       Pattern.compile("=\\?([^?\\s]+)\\?([BbQq])\\?([^?\\s]*)\\?=");
   private static final Pattern BETWEEN_ENCODED_WORDS = Pattern.compile("(\\?=)\\s+(=\\?)");
   private static final Pattern COMMENT = Pattern.compile("\\([^()]*\\)");
+  private static final Pattern CHARSET_PARAMETER =
+      Pattern.compile("(?i)\\bcharset\\s*=\\s*\"?([^\";\\s]+)");
+  private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
   private static final DateTimeFormatter WITHOUT_DAY_NAME =
       DateTimeFormatter.ofPattern("d MMM yyyy H:mm[:ss] Z", Locale.ROOT);
 
@@ -44,11 +47,17 @@ public record MessageHeaders(String sender, String subject, Long date) {
   /**
    * The first value of each wanted header field (lower-case names) in the header block at the start
    * of {@code head}, unfolded and stripped, or null where the field is missing. An mbox separator
-   * line ({@code From ...}) before the fields is passed over.
+   * line ({@code From ...}) before the fields is passed over. Values are UTF-8 when their bytes
+   * are; raw 8-bit bytes that are not are read in the charset the message's {@code Content-Type}
+   * names (as mail clients do: old mail sent KOI8-R or Shift_JIS subjects so), else as
+   * Windows-1252.
    */
   public static String[] fields(byte[] head, int length, String... wanted) {
-    String[] values = new String[wanted.length];
-    int current = -1; // the wanted field being unfolded, or -1
+    String[] names = java.util.Arrays.copyOf(wanted, wanted.length + 1);
+    names[wanted.length] = "content-type";
+    // Collected as ISO-8859-1, which keeps every byte, and decoded once the charset is known.
+    String[] raw = new String[names.length];
+    int current = -1; // the field being unfolded, or -1
     StringBuilder value = new StringBuilder();
     int start = 0;
     boolean first = true;
@@ -71,12 +80,12 @@ public record MessageHeaders(String sender, String subject, Long date) {
       // Names are ASCII: they are matched as bytes, and only the wanted values become text.
       if (head[lineStart] == ' ' || head[lineStart] == '\t') {
         if (current >= 0) {
-          value.append(' ').append(text(head, lineStart, lineEnd - lineStart).strip());
+          value.append(' ').append(bytes(head, lineStart, lineEnd).strip());
         }
         continue;
       }
       if (current >= 0) {
-        values[current] = value.toString();
+        raw[current] = value.toString();
       }
       current = -1;
       int colon = lineStart;
@@ -84,19 +93,38 @@ public record MessageHeaders(String sender, String subject, Long date) {
         colon++;
       }
       if (colon > lineStart && colon < lineEnd) {
-        for (int i = 0; i < wanted.length; i++) {
-          if (values[i] == null && isName(head, lineStart, colon, wanted[i])) {
+        for (int i = 0; i < names.length; i++) {
+          if (raw[i] == null && isName(head, lineStart, colon, names[i])) {
             current = i;
             value.setLength(0);
-            value.append(text(head, colon + 1, lineEnd - colon - 1).strip());
+            value.append(bytes(head, colon + 1, lineEnd).strip());
           }
         }
       }
     }
     if (current >= 0) {
-      values[current] = value.toString();
+      raw[current] = value.toString();
+    }
+    Charset fallback = declaredCharset(raw[wanted.length]);
+    String[] values = new String[wanted.length];
+    for (int i = 0; i < wanted.length; i++) {
+      if (raw[i] != null) {
+        byte[] bytes = raw[i].getBytes(StandardCharsets.ISO_8859_1);
+        values[i] = text(bytes, 0, bytes.length, fallback);
+      }
     }
     return values;
+  }
+
+  private static String bytes(byte[] head, int from, int to) {
+    return new String(head, from, to - from, StandardCharsets.ISO_8859_1);
+  }
+
+  /** The charset a Content-Type names for raw header bytes; Windows-1252 when none (or UTF-8). */
+  private static Charset declaredCharset(String contentType) {
+    Matcher m = contentType == null ? null : CHARSET_PARAMETER.matcher(contentType);
+    Charset declared = m != null && m.find() ? MailCharsets.forLabel(m.group(1)) : null;
+    return declared == null || declared.equals(StandardCharsets.UTF_8) ? WINDOWS_1252 : declared;
   }
 
   private static boolean startsWith(byte[] bytes, int from, int to, String prefix) {
@@ -134,13 +162,11 @@ public record MessageHeaders(String sender, String subject, Long date) {
     return true;
   }
 
-  /** Header bytes as text: UTF-8 when they are valid UTF-8, else ISO-8859-1 (never fails). */
-  public static String text(byte[] bytes, int offset, int length) {
-    return text(bytes, offset, length, StandardCharsets.ISO_8859_1);
-  }
-
-  /** Bytes as text: UTF-8 when they are valid UTF-8, else {@code fallback} (a one-byte charset). */
+  /** Bytes as text: UTF-8 when they are valid UTF-8, else {@code fallback} (never fails). */
   public static String text(byte[] bytes, int offset, int length, Charset fallback) {
+    if (isAscii(bytes, offset, length)) {
+      return new String(bytes, offset, length, StandardCharsets.ISO_8859_1);
+    }
     try {
       return StandardCharsets.UTF_8
           .newDecoder()
@@ -151,6 +177,15 @@ public record MessageHeaders(String sender, String subject, Long date) {
     } catch (CharacterCodingException e) {
       return new String(bytes, offset, length, fallback);
     }
+  }
+
+  private static boolean isAscii(byte[] bytes, int offset, int length) {
+    for (int i = offset; i < offset + length; i++) {
+      if (bytes[i] < 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Decodes RFC 2047 encoded words; words it cannot decode stay as they are. */
@@ -164,12 +199,14 @@ public record MessageHeaders(String sender, String subject, Long date) {
     while (m.find()) {
       String decoded;
       try {
-        Charset charset = Charset.forName(m.group(1).split("\\*")[0]);
         byte[] bytes =
             m.group(2).equalsIgnoreCase("B")
                 ? Base64.getMimeDecoder().decode(m.group(3))
                 : quotedPrintable(m.group(3));
-        decoded = new String(bytes, charset);
+        decoded = MailCharsets.decode(bytes, m.group(1));
+        if (decoded == null) {
+          decoded = m.group(); // a charset nobody knows: the word as it is
+        }
       } catch (IllegalArgumentException e) {
         decoded = m.group();
       }

@@ -47,4 +47,71 @@ class MessageHeadersTest {
     assertThat(parse("Date: yesterday\r\n: no name\r\n\r\n".getBytes(StandardCharsets.US_ASCII)))
         .isEqualTo(new MessageHeaders(null, null, null));
   }
+
+  private static String word(String charset, byte[] bytes) {
+    return "=?" + charset + "?B?" + java.util.Base64.getEncoder().encodeToString(bytes) + "?=";
+  }
+
+  @Test
+  void encodedWordsInTheCharsetsMailReallyNames() throws Exception {
+    java.util.Map<String, String> expected = new java.util.LinkedHashMap<>();
+    expected.put(word("ks_c_5601-1987", "안녕하세요".getBytes("x-windows-949")), "안녕하세요");
+    expected.put(word("utf-7", "Gr+APwA3w-e".getBytes(StandardCharsets.US_ASCII)), "Grüße");
+    expected.put(
+        word("unicode-1-1-utf-7", "1 +- 1 = 2 +AKM-".getBytes(StandardCharsets.US_ASCII)),
+        "1 + 1 = 2 £");
+    expected.put(word("iso-8859-8-i", "שלום".getBytes("ISO-8859-8")), "שלום");
+    expected.put(word("x-mac-roman", "Café".getBytes("x-MacRoman")), "Café");
+    expected.put(word("unknown-8bit", "Café".getBytes("windows-1252")), "Café");
+    expected.put(word("cp-850", "Café".getBytes("IBM850")), "Café");
+    // 镕 is in GBK, not in GB2312: writers that said gb2312 wrote GBK.
+    expected.put(word("gb2312", "朱镕基".getBytes("GBK")), "朱镕基");
+    expected.put(word("iso-8859-1", new byte[] {(byte) 0x93, 'o', 'k', (byte) 0x94}), "“ok”");
+    expected.put(word("utf-8*en", "über".getBytes(StandardCharsets.UTF_8)), "über");
+    expected.put(
+        word("x-no-such-charset", new byte[] {'a'}), word("x-no-such-charset", new byte[] {'a'}));
+    expected.forEach((encoded, text) ->
+        assertThat(MessageHeaders.decodeWords(encoded)).as(encoded).isEqualTo(text));
+  }
+
+  @Test
+  void rawHeaderBytesAreReadInTheCharsetTheMessageDeclares() throws Exception {
+    byte[] koi8 =
+        concat(
+            "Subject: ".getBytes(StandardCharsets.US_ASCII),
+            "Привет".getBytes("KOI8-R"),
+            "\nMIME-Version: 1.0\nContent-Type: text/plain;\n charset=\"koi8-r\"\n\nbody\n"
+                .getBytes(StandardCharsets.US_ASCII));
+    assertThat(parse(koi8).subject()).isEqualTo("Привет");
+    byte[] sjis =
+        concat(
+            "From: ".getBytes(StandardCharsets.US_ASCII),
+            "山田 <y@x>".getBytes("Shift_JIS"),
+            "\nContent-Type: text/plain; charset=Shift_JIS\n\n"
+                .getBytes(StandardCharsets.US_ASCII));
+    assertThat(parse(sjis).sender()).isEqualTo("山田 <y@x>");
+    byte[] quotes =
+        concat(
+            "Subject: ".getBytes(StandardCharsets.US_ASCII),
+            new byte[] {(byte) 0x93, 'h', 'i', (byte) 0x94},
+            "\n\n".getBytes(StandardCharsets.US_ASCII));
+    assertThat(parse(quotes).subject())
+        .as("without a charset, raw bytes are Windows-1252 (not C1 controls)")
+        .isEqualTo("“hi”");
+    byte[] utf8 =
+        concat(
+            "Subject: ".getBytes(StandardCharsets.US_ASCII),
+            "Grüße".getBytes(StandardCharsets.UTF_8),
+            "\nContent-Type: text/plain; charset=iso-8859-1\n\n"
+                .getBytes(StandardCharsets.US_ASCII));
+    assertThat(parse(utf8).subject()).as("valid UTF-8 stays UTF-8").isEqualTo("Grüße");
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    for (byte[] p : parts) {
+      out.writeBytes(p);
+    }
+    return out.toByteArray();
+  }
 }
