@@ -35,9 +35,21 @@ public enum MaildirLayout {
     if (this != AUTO) {
       return this;
     }
-    return Files.isDirectory(userDir.resolve("cur")) || Files.isDirectory(userDir.resolve("new"))
-        ? MAILDIR
-        : PLAIN;
+    return isMaildir(userDir) ? MAILDIR : PLAIN;
+  }
+
+  /**
+   * Where a user's mail is: the user's directory, or its {@code Maildir/} when the directory is a
+   * home holding one (Dovecot's {@code maildir:~/Maildir}, as {@code /var/vmail/<domain>/<user>/}
+   * or {@code /home/<user>/} are laid out).
+   */
+  Path mailbox(Path userDir) {
+    Path inner = userDir.resolve("Maildir");
+    return this != PLAIN && !isMaildir(userDir) && isMaildir(inner) ? inner : userDir;
+  }
+
+  private static boolean isMaildir(Path dir) {
+    return Files.isDirectory(dir.resolve("cur")) || Files.isDirectory(dir.resolve("new"));
   }
 
   public String wireName() {

@@ -264,7 +264,7 @@ public final class MaildirSource implements MailSource {
         accountId,
         id -> {
           try {
-            return new MaildirAccount(id, users.get(id), layout);
+            return new MaildirAccount(id, layout.mailbox(users.get(id)), layout);
           } catch (IOException e) {
             throw new UncheckedIOException(e);
           }

@@ -80,4 +80,44 @@ class MaildirRootTest {
         .hasMessageContaining("no user directories in " + dir)
         .hasMessageContaining("Bad Name: cannot be an address's local part");
   }
+
+  /** Subjects of an account's messages, by the name of their folder's directory. */
+  private static java.util.List<String> messages(MaildirSource source, String account)
+      throws IOException {
+    java.util.List<String> found = new java.util.ArrayList<>();
+    try (var stream =
+        source.items(account, java.util.EnumSet.allOf(org.mailrestore.mail.ItemType.class))) {
+      while (stream.hasNext()) {
+        var entry = stream.next();
+        assertThat(entry).isInstanceOf(org.mailrestore.source.ItemEntry.Decoded.class);
+        var item = ((org.mailrestore.source.ItemEntry.Decoded) entry).item();
+        var revision = item.latest().orElseThrow();
+        found.add(
+            item.type() == org.mailrestore.mail.ItemType.FOLDER
+                ? "folder " + revision.name()
+                : revision.folderId() + " " + revision.subject());
+      }
+    }
+    return found;
+  }
+
+  @Test
+  void aHomeHoldingAMaildirIsReadThere() throws IOException {
+    // /var/vmail/<domain>/<user>/Maildir, as Dovecot's maildir:~/Maildir lays a home out.
+    Path vmail = dir.resolve("vmail/example.org");
+    Path maildir = vmail.resolve("alice/Maildir");
+    Files.createDirectories(maildir.resolve("tmp"));
+    Files.createDirectories(vmail.resolve("alice/sieve"));
+    Files.createDirectories(maildir.resolve(".Sent/cur"));
+    Files.createDirectories(maildir.resolve("cur"));
+    Files.writeString(maildir.resolve("cur/1.host:2,S"), "Subject: inbox\n\nbody\n");
+    Files.writeString(maildir.resolve(".Sent/cur/2.host:2,S"), "Subject: sent\n\nbody\n");
+    Files.writeString(vmail.resolve("alice/sieve/filter.sieve"), "keep;\n");
+    MaildirSource tree = new MaildirSource(vmail, "example.org", MaildirLayout.AUTO);
+    assertThat(messages(tree, "alice")).containsExactly("2 inbox", "5 sent");
+    MaildirSource one =
+        MaildirSource.oneUser(
+            vmail.resolve("alice"), "alice@example.org", MaildirLayout.AUTO, b -> b);
+    assertThat(messages(one, "alice")).containsExactly("2 inbox", "5 sent");
+  }
 }
