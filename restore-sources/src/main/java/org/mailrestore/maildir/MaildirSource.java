@@ -120,6 +120,16 @@ public final class MaildirSource implements MailSource {
   }
 
   private void listUsers() throws IOException {
+    Path maildir = this.root.resolve("Maildir");
+    if (Files.isDirectory(maildir.resolve("cur")) && Files.isDirectory(maildir.resolve("new"))) {
+      // Its Maildir would be taken for a user of that name, and any other directory for another.
+      throw new IOException(
+          this.root
+              + " is one user's home (it holds Maildir/): name its account"
+              + " (--maildir-account alice@"
+              + this.domain
+              + ", options.account), or give the directory that holds one directory per user");
+    }
     if (Files.isDirectory(this.root.resolve("cur"))
         && Files.isDirectory(this.root.resolve("new"))) {
       // Its cur/, new/ and tmp/ would be taken for users, and its folders left out.

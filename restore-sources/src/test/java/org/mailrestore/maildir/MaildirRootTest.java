@@ -107,6 +107,7 @@ class MaildirRootTest {
     Path vmail = dir.resolve("vmail/example.org");
     Path maildir = vmail.resolve("alice/Maildir");
     Files.createDirectories(maildir.resolve("tmp"));
+    Files.createDirectories(maildir.resolve("new"));
     Files.createDirectories(vmail.resolve("alice/sieve"));
     Files.createDirectories(maildir.resolve(".Sent/cur"));
     Files.createDirectories(maildir.resolve("cur"));
@@ -119,5 +120,9 @@ class MaildirRootTest {
         MaildirSource.oneUser(
             vmail.resolve("alice"), "alice@example.org", MaildirLayout.AUTO, b -> b);
     assertThat(messages(one, "alice")).containsExactly("2 inbox", "5 sent");
+    assertThatThrownBy(
+            () -> new MaildirSource(vmail.resolve("alice"), "example.org", MaildirLayout.AUTO))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("is one user's home (it holds Maildir/): name its account");
   }
 }
