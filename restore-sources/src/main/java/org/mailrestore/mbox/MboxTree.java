@@ -41,6 +41,9 @@ final class MboxTree {
           "msf", "dat", "json", "plist", "sqlite", "html", "htm", "xml", "db", "ini", "lock", "log",
           "toc", "txt", "bak", "tmp");
 
+  /** Such files without an extension: Apple Mail's index of an exported mailbox. */
+  private static final Set<String> NOT_MAIL_NAMES = Set.of("table_of_contents");
+
   private static final Map<String, SystemFolder> SYSTEM_NAMES = new HashMap<>();
 
   static {
@@ -129,7 +132,7 @@ final class MboxTree {
           continue; // an Apple Mail folder's messages: added with its directory
         }
         String plain = MboxCompression.GZIP.strip(MboxCompression.ZSTD.strip(name));
-        if (NOT_MAIL.contains(extension(plain))) {
+        if (NOT_MAIL.contains(extension(plain)) || NOT_MAIL_NAMES.contains(plain)) {
           continue;
         }
         List<String> folder = child(parent, stripMboxExtension(plain), entry);

@@ -118,6 +118,7 @@ class MboxSourceTest {
     write(root.resolve("lists/linux.mbox"), message("a mutt folder", ""));
     Files.write(root.resolve("Inbox.msf"), new byte[] {1, 2, 3}); // Thunderbird's index
     Files.writeString(root.resolve("Archive.mbox/Info.plist"), "<plist/>");
+    Files.write(root.resolve("Archive.mbox/table_of_contents"), new byte[] {0, 0, 0, 3, 1});
     Files.writeString(root.resolve("notes"), "not mail at all\n");
     Files.createFile(root.resolve("Trash")); // an empty folder
     try (MailSource source = open(root, "tags")) {
