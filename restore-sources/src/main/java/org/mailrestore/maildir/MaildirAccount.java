@@ -183,7 +183,7 @@ final class MaildirAccount {
    * courierimapkeywords}, anything else) is not a folder.
    */
   private void planFsFolder(Path dir, String rel, int parentId, boolean top) throws IOException {
-    if (!holdsMaildir(dir)) {
+    if (!holdsMaildir(dir, rel)) {
       return;
     }
     String name = ModifiedUtf7.decodeIfEncoded(FileNames.of(dir));
@@ -205,20 +205,26 @@ final class MaildirAccount {
     }
   }
 
-  /** Whether a directory has {@code cur/} or {@code new/}, or a subdirectory that does. */
-  private boolean holdsMaildir(Path dir) throws IOException {
+  /**
+   * Whether a directory has {@code cur/} or {@code new/}, or a subdirectory that does; one that
+   * cannot be listed is reported and passed over.
+   */
+  private boolean holdsMaildir(Path dir, String rel) {
     if (Files.isDirectory(dir.resolve("cur"), LinkOption.NOFOLLOW_LINKS)
         || Files.isDirectory(dir.resolve("new"), LinkOption.NOFOLLOW_LINKS)) {
       return true;
     }
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path entry : entries) {
+        String name = entry.getFileName().toString();
         if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)
-            && !MAILDIR_PARTS.contains(entry.getFileName().toString())
-            && holdsMaildir(entry)) {
+            && !MAILDIR_PARTS.contains(name)
+            && holdsMaildir(entry, rel + "/" + name)) {
           return true;
         }
       }
+    } catch (IOException e) {
+      problem(new SourceProblem(rel, "cannot list the directory: " + e.getMessage()));
     }
     return false;
   }
