@@ -2,15 +2,20 @@ package org.mailrestore.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.github.luben.zstd.Zstd;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.blob.BlobDigest;
@@ -273,6 +278,69 @@ class MaildirRestoreAndExportTest {
       TreeSet<String> danaDirs = directories(dana, true);
       danaDirs.remove("courierimapkeywords");
       assertThat(directories(dir.resolve("out/dana"), true)).isEqualTo(danaDirs);
+    }
+  }
+
+  /**
+   * Dovecot's zlib plugin compresses messages in place (gzip, zstd; a {@code Z} in the name by
+   * convention): the message inside is restored, and one compressed otherwise is reported, never
+   * restored as its compressed bytes.
+   */
+  @Test
+  void compressedMessagesAreRestoredDecompressed() throws Exception {
+    Path eve = dir.resolve("compressed/eve");
+    byte[] small = "Subject: gzipped\r\n\r\nsmall body\r\n".getBytes(StandardCharsets.US_ASCII);
+    StringBuilder big = new StringBuilder("Subject: zstd and large\r\n\r\n");
+    Random random = new Random(42);
+    while (big.length() < 400_000) {
+      byte[] line = new byte[57];
+      random.nextBytes(line);
+      big.append(Base64.getEncoder().encodeToString(line)).append("\r\n");
+    }
+    byte[] large = big.toString().getBytes(StandardCharsets.US_ASCII);
+    byte[] gzipped;
+    var bytes = new ByteArrayOutputStream();
+    try (var gzip = new GZIPOutputStream(bytes)) {
+      gzip.write(small);
+    }
+    gzipped = bytes.toByteArray();
+    byte[] zstd = Zstd.compress(large);
+    assertThat(zstd.length)
+        .as("large enough not to be kept whole while it is read")
+        .isGreaterThan(256 * 1024);
+    String smallName = "cur/6000.M1P1.host,S=" + small.length + ":2,SZ";
+    String largeName = "cur/6001.M2P1.host,S=" + large.length + ":2,SZ";
+    Files.createDirectories(eve.resolve("cur"));
+    Files.write(eve.resolve(smallName), gzipped);
+    Files.write(eve.resolve(largeName), zstd);
+    byte[] xz = {(byte) 0xfd, '7', 'z', 'X', 'Z', 0, 0, 4, (byte) 0xe6, (byte) 0xd6, 1, 2, 3};
+    Files.write(eve.resolve("cur/6002.M3P1.host:2,SZ"), xz);
+    SourceSpec source = MaildirSourceKind.of(dir.resolve("compressed"), "example.org", "auto");
+    try (RestoreFixture f = new RestoreFixture(dir.resolve("volume"))) {
+      OperationSummary summary =
+          f.restore(new RestoreRequest(source, null, null, null, null, null, null, 0, 0, null));
+      assertThat(summary.state()).as(summary.message()).isEqualTo(OperationState.PARTIAL);
+      assertThat(summary.counts().itemsRestored()).isEqualTo(2);
+      assertThat(f.engine.bookkeeping().failures().list(summary.id(), 0, 10))
+          .singleElement()
+          .satisfies(failure -> {
+            assertThat(failure.location()).isEqualTo("cur/6002.M3P1.host:2,SZ");
+            assertThat(failure.detail()).contains("xz").contains("decompress it first");
+          });
+      String flagsOf = "SELECT flags FROM mail_item WHERE type = 5 AND subject = ";
+      assertThat(f.string(flagsOf + "'gzipped'")).as("Z is not a flag").isEqualTo("0");
+      assertThat(f.count("SELECT size FROM mail_item WHERE subject = 'zstd and large'"))
+          .isEqualTo(large.length);
+
+      ExportReport out =
+          f.runtime.export(
+              ExportFormats.installed().require("maildir"),
+              null,
+              List.of("eve@example.org"),
+              dir.resolve("out/eve"));
+      assertThat(out.problems()).isEmpty();
+      assertThat(Files.readAllBytes(dir.resolve("out/eve").resolve(smallName))).isEqualTo(small);
+      assertThat(Files.readAllBytes(dir.resolve("out/eve").resolve(largeName))).isEqualTo(large);
     }
   }
 }

@@ -388,7 +388,8 @@ final class MaildirAccount {
               .subject(headers.subject())
               .attrs(Map.of(MaildirNames.FILE_ATTR, MaildirNames.encode(rel)))
               .build();
-      blobs.register(accountId, read.digest(), file, attrs, read.whole());
+      blobs.register(
+          accountId, read.digest(), file, attrs, read.whole(), read.compression(), read.size());
       return new Item(id, ItemType.MESSAGE, List.of(r));
     } catch (IOException e) {
       problem(new SourceProblem(rel, "cannot read the message: " + e.getMessage()));

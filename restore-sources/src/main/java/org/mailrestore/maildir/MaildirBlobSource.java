@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.blob.BlobSource;
+import org.mailrestore.files.Compression;
 
 /**
  * The messages of a Maildir tree as blobs: each message file registered under its digest when its
@@ -33,11 +34,26 @@ import org.mailrestore.blob.BlobSource;
  */
 final class MaildirBlobSource implements BlobSource {
 
-  /** A message file as its reader hashed it. */
-  private record Hashed(Path file, long size, FileTime modified, Object key) {
+  /**
+   * A message file as its reader hashed it: the file's own size, and the message's (not the same
+   * when the file is compressed).
+   */
+  private record Hashed(
+      Path file,
+      long size,
+      FileTime modified,
+      Object key,
+      Compression compression,
+      long messageSize) {
 
     static Hashed of(Path file, BasicFileAttributes attrs) {
-      return new Hashed(file, attrs.size(), attrs.lastModifiedTime(), attrs.fileKey());
+      return of(file, attrs, Compression.NONE, attrs.size());
+    }
+
+    static Hashed of(
+        Path file, BasicFileAttributes attrs, Compression compression, long messageSize) {
+      return new Hashed(
+          file, attrs.size(), attrs.lastModifiedTime(), attrs.fileKey(), compression, messageSize);
     }
 
     /** What differs between this and the file now, besides its size, or null when nothing does. */
@@ -96,13 +112,25 @@ final class MaildirBlobSource implements BlobSource {
    */
   void register(
       String accountId, BlobDigest digest, Path file, BasicFileAttributes before, byte[] content) {
+    register(accountId, digest, file, before, content, Compression.NONE, before.size());
+  }
+
+  /** As above, for a file holding the message compressed ({@code messageSize} decompressed). */
+  void register(
+      String accountId,
+      BlobDigest digest,
+      Path file,
+      BasicFileAttributes before,
+      byte[] content,
+      Compression compression,
+      long messageSize) {
     if (byAccount.computeIfAbsent(accountId, a -> ConcurrentHashMap.newKeySet()).add(digest)) {
       // Another account may hold the same message: the first file registered serves both.
       files.compute(
           digest,
           (d, r) -> {
             if (r == null) {
-              return new Registered(Hashed.of(file, before));
+              return new Registered(Hashed.of(file, before, compression, messageSize));
             }
             r.accounts++;
             return r;
@@ -181,7 +209,7 @@ final class MaildirBlobSource implements BlobSource {
       }
     }
     try {
-      return Files.newInputStream(hashed.file(), LinkOption.NOFOLLOW_LINKS);
+      return hashed.compression().open(hashed.file());
     } catch (NoSuchFileException e) {
       throw new BlobException(
           BlobException.Reason.MISSING,
@@ -249,8 +277,8 @@ final class MaildirBlobSource implements BlobSource {
               BlobException.Reason.MISSING,
               "message " + hashed.file() + " disappeared from the Maildir tree while it was read");
         }
-        long declared = expectedSize >= 0 ? expectedSize : hashed.size();
-        if (count != declared || now.size() != hashed.size() || count != hashed.size()) {
+        long declared = expectedSize >= 0 ? expectedSize : hashed.messageSize();
+        if (count != declared || now.size() != hashed.size() || count != hashed.messageSize()) {
           throw new BlobException(
               BlobException.Reason.SIZE_MISMATCH,
               "message "
@@ -260,6 +288,8 @@ final class MaildirBlobSource implements BlobSource {
                   + " bytes read and "
                   + now.size()
                   + " on disk, not the "
+                  + hashed.messageSize()
+                  + " and "
                   + hashed.size()
                   + " it had when it was hashed (was the tree changed?)");
         }

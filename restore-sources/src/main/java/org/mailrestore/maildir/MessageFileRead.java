@@ -1,22 +1,30 @@
 package org.mailrestore.maildir;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.files.Compression;
 import org.mailrestore.message.MessageHeaders;
 
 /**
  * A message file read once: hashed, its headers parsed, and, when small, its bytes kept for its
- * copy (decision 0020).
+ * copy (decision 0020). A file Dovecot's zlib plugin compressed (gzip, zstd) is read as the message
+ * it holds; one compressed otherwise fails with the reason, never taken for a message.
  *
- * @param whole the file's bytes when it was read whole (up to {@link
- *     MaildirBlobSource#KEPT_UP_TO}), else null
+ * @param size the message's size (decompressed)
+ * @param whole the file's bytes when it was read whole (up to {@link MaildirBlobSource#KEPT_UP_TO},
+ *     not compressed), else null
+ * @param compression how the file is compressed
  */
-record MessageFileRead(BlobDigest digest, long size, MessageHeaders headers, byte[] whole) {
+record MessageFileRead(
+    BlobDigest digest, long size, MessageHeaders headers, byte[] whole, Compression compression) {
 
   /** How much of a message is kept to read its headers from. */
   static final int HEAD_BYTES = 64 * 1024;
@@ -27,30 +35,51 @@ record MessageFileRead(BlobDigest digest, long size, MessageHeaders headers, byt
    */
   static MessageFileRead of(Path file, long listedSize, byte[] head, byte[] buffer)
       throws IOException {
-    MessageDigest sha256 = BlobDigest.newSha256();
     try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
       if (listedSize <= MaildirBlobSource.KEPT_UP_TO) {
         byte[] whole = in.readAllBytes();
+        Compression compression = Compression.of(whole, whole.length);
+        if (compression != Compression.NONE) {
+          return hashed(
+              compression.decompress(new ByteArrayInputStream(whole)), compression, head, buffer);
+        }
+        MessageDigest sha256 = BlobDigest.newSha256();
         sha256.update(whole);
         return new MessageFileRead(
             BlobDigest.of(sha256.digest()),
             whole.length,
             MessageHeaders.parse(whole, Math.min(whole.length, HEAD_BYTES)),
-            whole);
+            whole,
+            Compression.NONE);
       }
-      long size = 0;
-      int headLength = 0;
-      for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-        sha256.update(buffer, 0, n);
-        if (headLength < HEAD_BYTES) {
-          int keep = Math.min(n, HEAD_BYTES - headLength);
-          System.arraycopy(buffer, 0, head, headLength, keep);
-          headLength += keep;
-        }
-        size += n;
-      }
-      return new MessageFileRead(
-          BlobDigest.of(sha256.digest()), size, MessageHeaders.parse(head, headLength), null);
+      int first = in.readNBytes(buffer, 0, Compression.MAGIC_BYTES);
+      Compression compression = Compression.of(buffer, first);
+      InputStream all =
+          new SequenceInputStream(new ByteArrayInputStream(Arrays.copyOf(buffer, first)), in);
+      return hashed(compression.decompress(all), compression, head, buffer);
     }
+  }
+
+  /** Hashes a message read as a stream, keeping its head. */
+  private static MessageFileRead hashed(
+      InputStream in, Compression compression, byte[] head, byte[] buffer) throws IOException {
+    MessageDigest sha256 = BlobDigest.newSha256();
+    long size = 0;
+    int headLength = 0;
+    for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+      sha256.update(buffer, 0, n);
+      if (headLength < HEAD_BYTES) {
+        int keep = Math.min(n, HEAD_BYTES - headLength);
+        System.arraycopy(buffer, 0, head, headLength, keep);
+        headLength += keep;
+      }
+      size += n;
+    }
+    return new MessageFileRead(
+        BlobDigest.of(sha256.digest()),
+        size,
+        MessageHeaders.parse(head, headLength),
+        null,
+        compression);
   }
 }

@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.mailrestore.files.Compression;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Revision;
@@ -236,7 +237,7 @@ final class MboxItems extends PassingItemStream {
    * stream (compressed files cannot be read at an offset), opened by its {@code Path}: a name whose
    * bytes the JVM cannot decode still opens.
    */
-  static MboxDialect resolve(MboxCompression compression, Path path, MboxDialect dialect)
+  static MboxDialect resolve(Compression compression, Path path, MboxDialect dialect)
       throws IOException {
     if (dialect != MboxDialect.AUTO) {
       return dialect;

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.mailrestore.files.Compression;
 import org.mailrestore.files.FileNames;
 import org.mailrestore.mail.SystemFolder;
 import org.mailrestore.mail.TextRules;
@@ -30,7 +31,7 @@ import org.mailrestore.source.SourceProblem;
 final class MboxTree {
 
   /** A file of messages, how it is compressed, and the folder its messages go to. */
-  record MboxFile(Path path, String relative, List<String> folder, MboxCompression compression) {}
+  record MboxFile(Path path, String relative, List<String> folder, Compression compression) {}
 
   /** A folder to create. */
   record Folder(int id, int parentId, String name, List<String> segments) {}
@@ -131,7 +132,7 @@ final class MboxTree {
             && dir.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".mbox")) {
           continue; // an Apple Mail folder's messages: added with its directory
         }
-        String plain = MboxCompression.GZIP.strip(MboxCompression.ZSTD.strip(name));
+        String plain = Compression.GZIP.strip(Compression.ZSTD.strip(name));
         if (NOT_MAIL.contains(extension(plain)) || NOT_MAIL_NAMES.contains(plain)) {
           continue;
         }
@@ -159,9 +160,9 @@ final class MboxTree {
   }
 
   private void addFile(Path file, List<String> folder, boolean single) throws IOException {
-    MboxCompression compression;
+    Compression compression;
     try {
-      compression = MboxCompression.of(file);
+      compression = Compression.of(file);
       if (!looksLikeMbox(compression, file)) {
         problems.add(
             new SourceProblem(
@@ -263,7 +264,7 @@ final class MboxTree {
   }
 
   /** An empty file (a folder without messages), or one whose first line starts with "From ". */
-  private static boolean looksLikeMbox(MboxCompression compression, Path file) throws IOException {
+  private static boolean looksLikeMbox(Compression compression, Path file) throws IOException {
     try (InputStream in = compression.open(file)) {
       byte[] head = in.readNBytes(4096);
       int i =

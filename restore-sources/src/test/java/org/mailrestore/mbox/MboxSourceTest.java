@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.blob.StorageLimits;
 import org.mailrestore.blob.s3.S3Profiles;
+import org.mailrestore.files.Compression;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Revision;
 import org.mailrestore.mail.SystemFolder;
@@ -259,10 +260,10 @@ class MboxSourceTest {
                 + "\n")
             .getBytes(StandardCharsets.US_ASCII);
     Files.write(file, first);
-    assertThat(MboxItems.resolve(MboxCompression.NONE, file, MboxDialect.AUTO))
+    assertThat(MboxItems.resolve(Compression.NONE, file, MboxDialect.AUTO))
         .isEqualTo(MboxDialect.MBOXRD);
     Files.write(file, gzip(first));
-    assertThat(MboxItems.resolve(MboxCompression.GZIP, file, MboxDialect.AUTO))
+    assertThat(MboxItems.resolve(Compression.GZIP, file, MboxDialect.AUTO))
         .isEqualTo(MboxDialect.MBOXRD);
     byte[] exact =
         ("From a@b Mon Jan  1 00:00:00 2024\nContent-Length: 300001\nSubject: big\n\n"
@@ -270,7 +271,7 @@ class MboxSourceTest {
                 + "\n")
             .getBytes(StandardCharsets.US_ASCII);
     Files.write(file, exact);
-    assertThat(MboxItems.resolve(MboxCompression.NONE, file, MboxDialect.AUTO))
+    assertThat(MboxItems.resolve(Compression.NONE, file, MboxDialect.AUTO))
         .as("a header that leads exactly to the end of the file")
         .isEqualTo(MboxDialect.MBOXCL2);
   }
