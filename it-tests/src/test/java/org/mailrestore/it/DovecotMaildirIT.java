@@ -150,6 +150,20 @@ class DovecotMaildirIT {
     String seen =
         dovecot.doveadm(null, "-o", back, "search", "-u", USER, "mailbox", "Tom & Jerry", "SEEN");
     assertThat(seen.lines().count()).as("Dovecot sees the exported message as read").isOne();
+    for (List<String> query :
+        List.of(
+            List.of("Entwürfe", "KEYWORD", "Lists/Linux"),
+            List.of("Entwürfe", "KEYWORD", "Work"),
+            List.of("Entwürfe", "KEYWORD", "$Forwarded"),
+            List.of("INBOX", "KEYWORD", "Important"),
+            List.of("INBOX", "KEYWORD", "$MDNSent"))) {
+      List<String> args = new ArrayList<>(List.of("-o", back, "search", "-u", USER, "mailbox"));
+      args.addAll(query);
+      String found = dovecot.doveadm(null, args.toArray(String[]::new));
+      assertThat(found.lines().count())
+          .as("Dovecot finds the exported message by %s", query)
+          .isOne();
+    }
   }
 
   /**

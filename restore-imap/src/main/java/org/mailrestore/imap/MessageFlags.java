@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import org.mailrestore.mail.Flags;
+import org.mailrestore.mail.Keywords;
 
 /**
  * Zimbra's flag letters as IMAP flags, both ways (docs/imap-target.md): not unread is {@code
@@ -46,10 +47,10 @@ final class MessageFlags {
       flags.add("\\Deleted");
     }
     if ((bits & Flags.FORWARDED) != 0) {
-      flags.add("$Forwarded");
+      flags.add(Keywords.FORWARDED);
     }
     if ((bits & Flags.NOTIFIED) != 0) {
-      flags.add("$MDNSent");
+      flags.add(Keywords.MDN_SENT);
     }
     return flags;
   }
@@ -74,8 +75,6 @@ final class MessageFlags {
 
   /** Whether a flag the server returned is one of those above (not a keyword of a tag). */
   static boolean isMapped(String imapFlag) {
-    return imapFlag.startsWith("\\")
-        || imapFlag.equalsIgnoreCase("$Forwarded")
-        || imapFlag.equalsIgnoreCase("$MDNSent");
+    return imapFlag.startsWith("\\") || Keywords.isFlag(imapFlag);
   }
 }

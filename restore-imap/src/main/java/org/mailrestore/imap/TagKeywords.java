@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.mailrestore.imap.ImapRecords.TagRow;
+import org.mailrestore.mail.Keywords;
 import org.mailrestore.sql.Sql;
 import org.mailrestore.target.ClusterJournal;
 import org.mailrestore.target.FolderBatch.TagToWrite;

@@ -269,7 +269,14 @@ class MaildirRestoreAndExportTest {
       ExportReport out =
           f.runtime.export(maildir, null, List.of("carl@example.org"), dir.resolve("out/carl"));
       assertThat(out.problems()).isEmpty();
-      assertThat(files(dir.resolve("out/carl"), true)).isEqualTo(files(carl, true));
+      assertThat(files(dir.resolve("out/carl"), true))
+          .as("the same names, keyword letters included")
+          .isEqualTo(files(carl, true));
+      assertThat(Files.readString(dir.resolve("out/carl/dovecot-keywords")))
+          .as("the keywords the messages carry, under the letters they had")
+          .isEqualTo("1 $MDNSent\n2 Important\n");
+      assertThat(Files.readString(dir.resolve("out/carl/.Entw&APw-rfe/dovecot-keywords")))
+          .isEqualTo("0 Work\n1 $Forwarded\n3 Lists/Linux\n");
       assertThat(directories(dir.resolve("out/carl"), true)).isEqualTo(directories(carl, true));
       ExportReport fs =
           f.runtime.export(maildir, null, List.of("dana@example.org"), dir.resolve("out/dana"));
@@ -284,7 +291,8 @@ class MaildirRestoreAndExportTest {
   /**
    * Dovecot's zlib plugin compresses messages in place (gzip, zstd; a {@code Z} in the name by
    * convention): the message inside is restored, and one compressed otherwise is reported, never
-   * restored as its compressed bytes.
+   * restored as its compressed bytes. Only a Maildir is read so: a plain tree's files are messages
+   * as they are.
    */
   @Test
   void compressedMessagesAreRestoredDecompressed() throws Exception {
@@ -315,12 +323,16 @@ class MaildirRestoreAndExportTest {
     Files.write(eve.resolve(largeName), zstd);
     byte[] xz = {(byte) 0xfd, '7', 'z', 'X', 'Z', 0, 0, 4, (byte) 0xe6, (byte) 0xd6, 1, 2, 3};
     Files.write(eve.resolve("cur/6002.M3P1.host:2,SZ"), xz);
+    // In a plain tree (no cur/, new/) a file is a message as it is, a .gz one too.
+    Path frank = dir.resolve("compressed/frank");
+    Files.createDirectories(frank.resolve("files"));
+    Files.write(frank.resolve("files/small.gz"), gzipped);
     SourceSpec source = MaildirSourceKind.of(dir.resolve("compressed"), "example.org", "auto");
     try (RestoreFixture f = new RestoreFixture(dir.resolve("volume"))) {
       OperationSummary summary =
           f.restore(new RestoreRequest(source, null, null, null, null, null, null, 0, 0, null));
       assertThat(summary.state()).as(summary.message()).isEqualTo(OperationState.PARTIAL);
-      assertThat(summary.counts().itemsRestored()).isEqualTo(2);
+      assertThat(summary.counts().itemsRestored()).as("3 messages, a folder").isEqualTo(4);
       assertThat(f.engine.bookkeeping().failures().list(summary.id(), 0, 10))
           .singleElement()
           .satisfies(failure -> {
@@ -341,6 +353,12 @@ class MaildirRestoreAndExportTest {
       assertThat(out.problems()).isEmpty();
       assertThat(Files.readAllBytes(dir.resolve("out/eve").resolve(smallName))).isEqualTo(small);
       assertThat(Files.readAllBytes(dir.resolve("out/eve").resolve(largeName))).isEqualTo(large);
+      f.runtime.export(
+          ExportFormats.installed().require("maildir"),
+          null,
+          List.of("frank@example.org"),
+          dir.resolve("out/frank"));
+      assertThat(Files.readAllBytes(dir.resolve("out/frank/files/small.gz"))).isEqualTo(gzipped);
     }
   }
 }

@@ -369,7 +369,8 @@ final class MaildirAccount {
     String name = file.getFileName().toString();
     String rel = relative(md, file);
     try {
-      MessageFileRead read = MessageFileRead.of(file, attrs.size(), head, buffer);
+      MessageFileRead read =
+          MessageFileRead.of(file, attrs.size(), head, buffer, layout == MaildirLayout.MAILDIR);
       MessageHeaders headers = read.headers();
       long mtime = attrs.lastModifiedTime().toMillis();
       MaildirNames.State state =
@@ -386,7 +387,14 @@ final class MaildirAccount {
               .blob(read.size(), read.digest())
               .sender(headers.sender())
               .subject(headers.subject())
-              .attrs(Map.of(MaildirNames.FILE_ATTR, MaildirNames.encode(rel)))
+              .attrs(
+                  state.keywords() == null
+                      ? Map.of(MaildirNames.FILE_ATTR, MaildirNames.encode(rel))
+                      : Map.of(
+                          MaildirNames.FILE_ATTR,
+                          MaildirNames.encode(rel),
+                          MaildirNames.KEYWORDS_ATTR,
+                          state.keywords()))
               .build();
       blobs.register(
           accountId, read.digest(), file, attrs, read.whole(), read.compression(), read.size());

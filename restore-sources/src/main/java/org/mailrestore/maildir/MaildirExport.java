@@ -19,6 +19,7 @@ import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Flags;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Keywords;
 import org.mailrestore.mail.ModifiedUtf7;
 import org.mailrestore.mail.Parsed;
 import org.mailrestore.mail.Revision;
@@ -31,8 +32,8 @@ import org.mailrestore.source.MailSource;
  * Writes one account out as a Maildir tree, each message byte for byte (its digest checked as it is
  * written). An account that came from a Maildir tree goes back to the same layout, directories and
  * file names (kept in the items' {@code maildir.*} attributes); any other becomes Maildir++ ({@code
- * cur/new/tmp}, {@code .Folder.Sub}, flags in the file names). Only messages have a place in a
- * Maildir; other items are counted as skipped.
+ * cur/new/tmp}, {@code .Folder.Sub}, flags in the file names, tags as Dovecot's keywords). Only
+ * messages have a place in a Maildir; other items are counted as skipped.
  */
 public final class MaildirExport implements ExportFormat {
 
@@ -110,6 +111,7 @@ public final class MaildirExport implements ExportFormat {
         }
       }
     }
+    tree.keywords.write(root);
     return new ExportReport(
         List.of(account.name()), tree.folderCount, messages, bytes, skipped, tree.problems);
   }
@@ -123,6 +125,7 @@ public final class MaildirExport implements ExportFormat {
     private final Map<Integer, Revision> folders = new HashMap<>();
     private final Map<Integer, String> dirs = new HashMap<>();
     private final List<String> problems = new ArrayList<>();
+    private final KeywordTables keywords = new KeywordTables();
     private long folderCount;
 
     Tree(Path root, MaildirLayout layout, boolean fromMaildir, Map<String, String> attributes) {
@@ -238,9 +241,9 @@ public final class MaildirExport implements ExportFormat {
     Path messageFile(int id, Revision message) {
       String kept = message.attrs().get(MaildirNames.FILE_ATTR);
       if (kept != null) {
-        Path file = resolve(MaildirNames.decode(kept), "item " + id);
-        if (file != null) {
-          return file;
+        String rel = MaildirNames.decode(kept);
+        if (resolve(rel, "item " + id) != null) {
+          return resolve(withKeywords(rel, message, true), "item " + id);
         }
       }
       String dir = dirOf(message.folderId());
@@ -255,7 +258,48 @@ public final class MaildirExport implements ExportFormat {
                   + "P0.mailrestore:2,"
                   + maildirFlags(flags)
               : (dir.isEmpty() ? "" : dir + "/") + id + ".";
-      return resolve(name, "item " + id);
+      return resolve(withKeywords(name, message, false), "item " + id);
+    }
+
+    /**
+     * A Maildir message's path with the letters of its keywords (tags, and the flags Dovecot keeps
+     * as keywords): {@code $MDNSent}, and {@code $Forwarded} unless a name of the tree's says it
+     * with {@code P} (Dovecot ignores that letter). A plain tree has no keywords.
+     */
+    private String withKeywords(String rel, Revision message, boolean kept) {
+      int slash = rel.lastIndexOf('/');
+      String parent = slash < 0 ? "" : rel.substring(0, slash);
+      String sub = parent.substring(parent.lastIndexOf('/') + 1);
+      if (layout != MaildirLayout.MAILDIR || !(sub.equals("cur") || sub.equals("new"))) {
+        return rel;
+      }
+      String fileName = rel.substring(slash + 1);
+      int flags = Flags.toBits(message.flags());
+      List<KeywordTables.Wanted> wanted = new ArrayList<>();
+      message.tags().forEach(tag -> wanted.add(KeywordTables.Wanted.tag(tag)));
+      if ((flags & Flags.NOTIFIED) != 0) {
+        wanted.add(KeywordTables.Wanted.flag(Keywords.MDN_SENT));
+      }
+      boolean saysForwarded = kept && MaildirNames.flags(fileName).indexOf('w') >= 0;
+      if ((flags & Flags.FORWARDED) != 0 && !saysForwarded) {
+        wanted.add(KeywordTables.Wanted.flag(Keywords.FORWARDED));
+      }
+      String keptLetters = kept ? MaildirNames.keywordLetters(fileName) : "";
+      if (wanted.isEmpty() && keptLetters.isEmpty()) {
+        return rel;
+      }
+      String maildir =
+          parent.length() == sub.length()
+              ? ""
+              : parent.substring(0, parent.length() - sub.length() - 1);
+      String letters =
+          keywords.letters(
+              maildir,
+              keptLetters,
+              MaildirNames.namedKeywords(message.attrs().get(MaildirNames.KEYWORDS_ATTR)),
+              wanted,
+              problems::add);
+      return parent + "/" + MaildirNames.withKeywordLetters(fileName, letters);
     }
 
     /** A path inside the root, or null (reported) for one that would leave it. */

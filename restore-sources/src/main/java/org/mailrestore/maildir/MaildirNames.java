@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.mailrestore.mail.Keywords;
 import org.mailrestore.mail.SystemFolder;
 import org.mailrestore.mail.TextRules;
 
@@ -20,6 +21,12 @@ public final class MaildirNames {
 
   /** Item attribute: a message's file, relative to its user's directory (see {@link #encode}). */
   public static final String FILE_ATTR = "maildir.file";
+
+  /**
+   * Item attribute: the keywords a message's file name named, one {@code <letter><keyword>} per
+   * line ({@link #encode}d), so that an export writes them under the same letters.
+   */
+  public static final String KEYWORDS_ATTR = "maildir.keywords";
 
   /** Item attribute: a folder's directory, relative to its user's directory. */
   public static final String DIR_ATTR = "maildir.dir";
@@ -100,9 +107,12 @@ public final class MaildirNames {
     return zimbra.toString();
   }
 
-  /** A message's state from its file name: Zimbra flag letters and tag names. */
-  record State(String flags, List<String> tags) {
-    static final State NONE = new State("", List.of());
+  /**
+   * A message's state from its file name: Zimbra flag letters, tag names, and the keywords its
+   * letters named ({@link #KEYWORDS_ATTR}'s value, or null when none).
+   */
+  record State(String flags, List<String> tags, String keywords) {
+    static final State NONE = new State("", List.of(), null);
   }
 
   /**
@@ -115,10 +125,11 @@ public final class MaildirNames {
     String flags = flags(fileName);
     int info = infoStart(fileName);
     if (info < 0 || keywordTable.isEmpty()) {
-      return new State(flags, List.of());
+      return new State(flags, List.of(), null);
     }
     StringBuilder zimbra = new StringBuilder(flags);
     List<String> tags = new ArrayList<>();
+    StringBuilder named = new StringBuilder();
     for (int i = info; i < fileName.length(); i++) {
       int index = fileName.charAt(i) - 'a';
       if (index < 0 || index >= 26 || index >= keywordTable.size()) {
@@ -128,10 +139,11 @@ public final class MaildirNames {
       if (keyword == null) {
         continue;
       }
+      named.append(named.isEmpty() ? "" : "\n").append(fileName.charAt(i)).append(keyword);
       char flag =
-          keyword.equalsIgnoreCase("$Forwarded")
+          keyword.equalsIgnoreCase(Keywords.FORWARDED)
               ? 'w'
-              : keyword.equalsIgnoreCase("$MDNSent") ? 'n' : 0;
+              : keyword.equalsIgnoreCase(Keywords.MDN_SENT) ? 'n' : 0;
       if (flag != 0) {
         if (zimbra.indexOf(String.valueOf(flag)) < 0) {
           zimbra.append(flag);
@@ -143,7 +155,55 @@ public final class MaildirNames {
         tags.add(tag);
       }
     }
-    return new State(zimbra.toString(), List.copyOf(tags));
+    return new State(
+        zimbra.toString(), List.copyOf(tags), named.isEmpty() ? null : encode(named.toString()));
+  }
+
+  /** The letters and keywords of a {@link #KEYWORDS_ATTR} value (empty for null). */
+  static Map<Character, String> namedKeywords(String value) {
+    Map<Character, String> named = new java.util.HashMap<>();
+    if (value != null) {
+      for (String line : decode(value).split("\n")) {
+        if (line.length() > 1 && line.charAt(0) >= 'a' && line.charAt(0) <= 'z') {
+          named.put(line.charAt(0), line.substring(1));
+        }
+      }
+    }
+    return named;
+  }
+
+  /** The lower-case letters of a file name's info: its keywords. */
+  static String keywordLetters(String fileName) {
+    int info = infoStart(fileName);
+    StringBuilder letters = new StringBuilder();
+    if (info >= 0) {
+      for (int i = info; i < fileName.length(); i++) {
+        char c = fileName.charAt(i);
+        if (c >= 'a' && c <= 'z') {
+          letters.append(c);
+        }
+      }
+    }
+    return letters.toString();
+  }
+
+  /**
+   * A file name with other keyword letters: the info's upper-case flags stay where they are, the
+   * letters follow them (an info is added when there is none and letters are given).
+   */
+  static String withKeywordLetters(String fileName, String letters) {
+    int info = infoStart(fileName);
+    if (info < 0) {
+      return letters.isEmpty() ? fileName : fileName + ":2," + letters;
+    }
+    StringBuilder name = new StringBuilder(fileName.substring(0, info));
+    for (int i = info; i < fileName.length(); i++) {
+      char c = fileName.charAt(i);
+      if (c < 'a' || c > 'z') {
+        name.append(c);
+      }
+    }
+    return name.append(letters).toString();
   }
 
   /**

@@ -15,8 +15,8 @@ import org.mailrestore.message.MessageHeaders;
 
 /**
  * A message file read once: hashed, its headers parsed, and, when small, its bytes kept for its
- * copy (decision 0020). A file Dovecot's zlib plugin compressed (gzip, zstd) is read as the message
- * it holds; one compressed otherwise fails with the reason, never taken for a message.
+ * copy (decision 0020). A Maildir file Dovecot's zlib plugin compressed (gzip, zstd) is read as the
+ * message it holds; one compressed otherwise fails with the reason, never taken for a message.
  *
  * @param size the message's size (decompressed)
  * @param whole the file's bytes when it was read whole (up to {@link MaildirBlobSource#KEPT_UP_TO},
@@ -31,14 +31,16 @@ record MessageFileRead(
 
   /**
    * Reads {@code file}, listed with {@code listedSize} bytes; {@code head} ({@link #HEAD_BYTES})
-   * and {@code buffer} are the reader's, reused from message to message.
+   * and {@code buffer} are the reader's, reused from message to message. Only a Maildir's files may
+   * be compressed ({@code maildir}): in a plain tree any file is a message as it is, a {@code .gz}
+   * among them too.
    */
-  static MessageFileRead of(Path file, long listedSize, byte[] head, byte[] buffer)
+  static MessageFileRead of(Path file, long listedSize, byte[] head, byte[] buffer, boolean maildir)
       throws IOException {
     try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
       if (listedSize <= MaildirBlobSource.KEPT_UP_TO) {
         byte[] whole = in.readAllBytes();
-        Compression compression = Compression.of(whole, whole.length);
+        Compression compression = maildir ? Compression.of(whole, whole.length) : Compression.NONE;
         if (compression != Compression.NONE) {
           return hashed(
               compression.decompress(new ByteArrayInputStream(whole)), compression, head, buffer);
@@ -53,7 +55,7 @@ record MessageFileRead(
             Compression.NONE);
       }
       int first = in.readNBytes(buffer, 0, Compression.MAGIC_BYTES);
-      Compression compression = Compression.of(buffer, first);
+      Compression compression = maildir ? Compression.of(buffer, first) : Compression.NONE;
       InputStream all =
           new SequenceInputStream(new ByteArrayInputStream(Arrays.copyOf(buffer, first)), in);
       return hashed(compression.decompress(all), compression, head, buffer);
