@@ -18,7 +18,19 @@ public final class Keywords {
   /** The keyword of Zimbra's notified flag (a read receipt was sent). */
   public static final String MDN_SENT = "$MDNSent";
 
+  /**
+   * Keywords that say what a junk filter decided (Thunderbird's, Apple Mail's, RFC 5788's): a
+   * state, not a tag anybody chose.
+   */
+  private static final Set<String> JUNK_VERDICTS =
+      Set.of("junk", "nonjunk", "notjunk", "$junk", "$notjunk", "$nonjunk");
+
   private Keywords() {}
+
+  /** Whether a keyword is a junk filter's verdict, which restores as no tag. */
+  public static boolean isJunkVerdict(String keyword) {
+    return JUNK_VERDICTS.contains(keyword.toLowerCase(Locale.ROOT));
+  }
 
   /** A keyword for the tag, unlike those in {@code taken} (lower case). */
   public static String of(String tagName, Set<String> taken) {
@@ -41,6 +53,13 @@ public final class Keywords {
 
   /** Whether a keyword stands for one of Zimbra's flags rather than for a tag. */
   public static boolean isFlag(String keyword) {
-    return keyword.equalsIgnoreCase(FORWARDED) || keyword.equalsIgnoreCase(MDN_SENT);
+    return flagOf(keyword) != 0;
+  }
+
+  /** The Zimbra flag letter a keyword stands for ({@code w}, {@code n}), or 0 for a tag's. */
+  public static char flagOf(String keyword) {
+    return keyword.equalsIgnoreCase(FORWARDED)
+        ? 'w'
+        : keyword.equalsIgnoreCase(MDN_SENT) ? 'n' : (char) 0;
   }
 }

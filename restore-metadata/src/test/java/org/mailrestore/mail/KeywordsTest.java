@@ -18,4 +18,14 @@ class KeywordsTest {
     assertThat(Keywords.of("work", Set.of("work"))).isEqualTo("work_2");
     assertThat(Keywords.of("Work", Set.of("work", "work_2"))).isEqualTo("Work_3");
   }
+
+  @Test
+  void junkVerdictsAndFlagsAreToldFromTags() {
+    assertThat(Keywords.isJunkVerdict("$NotJunk")).isTrue();
+    assertThat(Keywords.isJunkVerdict("NonJunk")).isTrue();
+    assertThat(Keywords.isJunkVerdict("junkmail")).isFalse();
+    assertThat(Keywords.flagOf("$forwarded")).isEqualTo('w');
+    assertThat(Keywords.flagOf("$MDNSent")).isEqualTo('n');
+    assertThat((int) Keywords.flagOf("Work")).isZero();
+  }
 }

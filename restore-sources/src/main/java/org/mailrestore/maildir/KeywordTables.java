@@ -128,8 +128,11 @@ final class KeywordTables {
         has[i] = table.reserved[i];
         continue;
       }
-      String meaning = Wanted.meaningOf(keyword);
-      if (meaning == null || !wantedMeanings.contains(meaning)) {
+      // A junk filter's verdict was restored as no tag: its letter goes back as it was.
+      boolean verdict = Keywords.isJunkVerdict(keyword);
+      String meaning =
+          verdict ? "kept:" + keyword.toLowerCase(Locale.ROOT) : Wanted.meaningOf(keyword);
+      if (meaning == null || !(verdict || wantedMeanings.contains(meaning))) {
         continue;
       }
       if (table.free(i) && table.indexOf(meaning) < 0) {

@@ -118,8 +118,10 @@ public final class MaildirNames {
   /**
    * The flags of a file name's info ({@link #flags}) and its keywords: each lower-case letter names
    * the keyword of that index in the folder's table ({@code a} the first). {@code $Forwarded} and
-   * {@code $MDNSent} are Zimbra's forwarded and notified flags, as they are over IMAP; every other
-   * keyword is a tag of its name. A letter the table does not name is left out.
+   * {@code $MDNSent} are Zimbra's forwarded and notified flags, as they are over IMAP; a junk
+   * filter's verdict ({@code $NotJunk}) is no tag, but kept for export with the others ({@link
+   * #KEYWORDS_ATTR}); every other keyword is a tag of its name. A letter the table does not name is
+   * left out.
    */
   static State state(String fileName, List<String> keywordTable) {
     String flags = flags(fileName);
@@ -140,17 +142,14 @@ public final class MaildirNames {
         continue;
       }
       named.append(named.isEmpty() ? "" : "\n").append(fileName.charAt(i)).append(keyword);
-      char flag =
-          keyword.equalsIgnoreCase(Keywords.FORWARDED)
-              ? 'w'
-              : keyword.equalsIgnoreCase(Keywords.MDN_SENT) ? 'n' : 0;
+      char flag = Keywords.flagOf(keyword);
       if (flag != 0) {
         if (zimbra.indexOf(String.valueOf(flag)) < 0) {
           zimbra.append(flag);
         }
         continue;
       }
-      String tag = TextRules.tagName(keyword);
+      String tag = Keywords.isJunkVerdict(keyword) ? null : TextRules.tagName(keyword);
       if (tag != null && !tags.contains(tag)) {
         tags.add(tag);
       }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -136,9 +137,10 @@ final class MboxItems extends PassingItemStream {
             MessageState.FIELDS[1],
             MessageState.FIELDS[2],
             MessageState.FIELDS[3],
-            MessageState.FIELDS[4]);
-    MessageState state =
-        MessageState.of(new String[] {values[3], values[4], values[5], values[6], values[7]});
+            MessageState.FIELDS[4],
+            MessageState.FIELDS[5],
+            MessageState.FIELDS[6]);
+    MessageState state = MessageState.of(Arrays.copyOfRange(values, 3, values.length));
     if (state.expunged()) {
       leftOut.merge(
           "messages Thunderbird had deleted (marked expunged, awaiting compaction)",
@@ -162,7 +164,7 @@ final class MboxItems extends PassingItemStream {
         Revision.builder(1, 0)
             .folder(folder)
             .flags(state.flags())
-            .tags(place.tags())
+            .tags(tags(place.tags(), state.tags()))
             .date(date)
             .blob(buffer.size(), buffer.digest())
             .sender(
@@ -199,6 +201,20 @@ final class MboxItems extends PassingItemStream {
           }
         };
     return new ItemEntry.Decoded(new Item(id, ItemType.MESSAGE, List.of(r)), location, content);
+  }
+
+  /** Gmail's tags, then those of the message's keywords, each once (tags ignore case). */
+  private static List<String> tags(List<String> labels, List<String> keywords) {
+    if (keywords.isEmpty()) {
+      return labels;
+    }
+    List<String> tags = new ArrayList<>(labels);
+    for (String tag : keywords) {
+      if (tags.stream().noneMatch(tag::equalsIgnoreCase)) {
+        tags.add(tag);
+      }
+    }
+    return tags;
   }
 
   /** Epoch milliseconds of a separator line's date, or null. */

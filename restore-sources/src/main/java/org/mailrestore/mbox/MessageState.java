@@ -3,19 +3,36 @@ package org.mailrestore.mbox;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.mailrestore.mail.Flags;
+import org.mailrestore.mail.Keywords;
+import org.mailrestore.mail.TextRules;
 
 /**
  * What an mbox message's own headers say of its state: Thunderbird's {@code X-Mozilla-Status} (and
- * {@code -Status2}), the {@code Status:}/{@code X-Status:} of mutt and pine, Google Takeout's
+ * {@code -Status2}) and tags ({@code X-Mozilla-Keys}), the {@code Status:}/{@code X-Status:} of
+ * mutt and pine, the keywords Dovecot keeps in an mbox ({@code X-Keywords}), Google Takeout's
  * {@code X-Gmail-Labels}. With none of them a message counts as read: mbox files are mostly
  * archives.
  *
  * @param flags our flag letters
  * @param expunged Thunderbird deleted it and keeps it only until the folder is compacted
  * @param labels Gmail's labels, in the header's order; empty when there are none
+ * @param tags the tags its keywords name (Thunderbird's, Dovecot's); empty when there are none
  */
-record MessageState(String flags, boolean expunged, List<String> labels) {
+record MessageState(String flags, boolean expunged, List<String> labels, List<String> tags) {
+
+  /**
+   * Thunderbird's five tags as it shows them until a user renames them ({@code $label1} is
+   * Important).
+   */
+  private static final Map<String, String> THUNDERBIRD_LABELS =
+      Map.of(
+          "$label1", "Important",
+          "$label2", "Work",
+          "$label3", "Personal",
+          "$label4", "To Do",
+          "$label5", "Later");
 
   // Thunderbird's nsMsgMessageFlags
   private static final int MOZ_READ = 0x1;
@@ -35,6 +52,12 @@ record MessageState(String flags, boolean expunged, List<String> labels) {
     String xStatus = values[3];
     List<String> labels = values[4] == null ? List.of() : labels(values[4]);
     StringBuilder flags = new StringBuilder();
+    List<String> tags = new ArrayList<>();
+    for (String keywords : new String[] {values[5], values[6]}) {
+      if (keywords != null) {
+        keywords(keywords, flags, tags);
+      }
+    }
     boolean expunged = false;
     boolean known = false;
     if (mozilla != null) {
@@ -91,13 +114,43 @@ record MessageState(String flags, boolean expunged, List<String> labels) {
         }
       }
     }
-    return new MessageState(Flags.normalize(flags.toString()), expunged, labels);
+    return new MessageState(Flags.normalize(flags.toString()), expunged, labels, List.copyOf(tags));
   }
 
   /** The header fields {@link #of} reads, lower case. */
   static final String[] FIELDS = {
-    "x-mozilla-status", "x-mozilla-status2", "status", "x-status", "x-gmail-labels"
+    "x-mozilla-status",
+    "x-mozilla-status2",
+    "status",
+    "x-status",
+    "x-gmail-labels",
+    "x-mozilla-keys",
+    "x-keywords"
   };
+
+  /**
+   * A header of keywords separated by white space (Thunderbird pads its own with spaces): {@code
+   * $Forwarded} and {@code $MDNSent} are flags, a junk filter's verdict is passed over, every other
+   * keyword is a tag (Thunderbird's {@code $label1} to {@code $label5} by the names it shows).
+   */
+  private static void keywords(String header, StringBuilder flags, List<String> tags) {
+    for (String keyword : header.strip().split("[ \\t,]+")) {
+      if (keyword.isEmpty() || Keywords.isJunkVerdict(keyword)) {
+        continue;
+      }
+      char flag = Keywords.flagOf(keyword);
+      if (flag != 0) {
+        flags.append(flag);
+        continue;
+      }
+      String tag =
+          TextRules.tagName(
+              THUNDERBIRD_LABELS.getOrDefault(keyword.toLowerCase(Locale.ROOT), keyword));
+      if (tag != null && tags.stream().noneMatch(tag::equalsIgnoreCase)) {
+        tags.add(tag);
+      }
+    }
+  }
 
   private static int hex(String value) {
     if (value == null) {

@@ -42,9 +42,12 @@ class KeywordTablesTest {
     assertThat(letters(".Work", "b", Map.of('b', "$MDNSent")))
         .as("a keyword the message no longer carries is dropped")
         .isEmpty();
+    assertThat(letters(".Work", "d", Map.of('d', "$NotJunk")))
+        .as("a junk filter's verdict, restored as no tag, goes back as it was")
+        .isEqualTo("d");
     tables.write(dir);
     assertThat(Files.readString(dir.resolve(".Work/dovecot-keywords")))
-        .isEqualTo("0 Tr_s_bien\n1 $MDNSent\n2 Lists/Linux\n");
+        .isEqualTo("0 Tr_s_bien\n1 $MDNSent\n2 Lists/Linux\n3 $NotJunk\n");
     assertThat(Files.readString(dir.resolve("dovecot-keywords")))
         .isEqualTo("0 Work\n1 $Forwarded\n");
     assertThat(problems).isEmpty();

@@ -310,6 +310,34 @@ class MboxSourceTest {
   }
 
   @Test
+  void keywordHeadersOfThunderbirdAndDovecotBecomeTagsAndFlags() throws IOException {
+    Path file = dir.resolve("Inbox");
+    String padded = "X-Mozilla-Keys: $label1 projekt_x NonJunk" + " ".repeat(40) + "\n";
+    write(
+        file,
+        message("thunderbird", "X-Mozilla-Status: 0001\n" + padded),
+        message("dovecot", "Status: RO\nX-Keywords: $Forwarded Work $MDNSent $Junk work\n"),
+        message("empty", "X-Mozilla-Keys:" + " ".repeat(80) + "\n"),
+        message(
+            "gmail and keywords",
+            "X-Gmail-Labels: Inbox,Important\nX-Mozilla-Keys: important Later/Soon\n"));
+    try (MailSource source = open(file, "tags")) {
+      Read read = read(source);
+      assertThat(read.messages().get("thunderbird").tags())
+          .as("Thunderbird's $label1 as it shows it; a junk filter's verdict is no tag")
+          .containsExactly("Important", "projekt_x");
+      assertThat(read.messages().get("thunderbird").flags()).isEmpty();
+      assertThat(read.messages().get("dovecot").tags()).containsExactly("Work");
+      assertThat(read.messages().get("dovecot").flags())
+          .isEqualTo(org.mailrestore.mail.Flags.normalize("wn"));
+      assertThat(read.messages().get("empty").tags()).isEmpty();
+      assertThat(read.messages().get("gmail and keywords").tags())
+          .as("each tag once, whatever its case")
+          .containsExactly("Important", "Later-Soon");
+    }
+  }
+
+  @Test
   void gmailLabelsPickFoldersAndBecomeTagsAsDocumented() throws IOException {
     Path file = dir.resolve("All mail Including Spam and Trash.mbox");
     write(
