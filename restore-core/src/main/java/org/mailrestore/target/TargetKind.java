@@ -3,6 +3,7 @@ package org.mailrestore.target;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.List;
+import javax.sql.DataSource;
 import org.mailrestore.kind.FieldProblems;
 import org.mailrestore.kind.KindOption;
 
@@ -35,6 +36,14 @@ public interface TargetKind {
 
   /** The target for people, without secrets. */
   String describe(TargetSpec spec);
+
+  /**
+   * Creates or upgrades the tables the kind keeps in the bookkeeping database ({@link
+   * org.mailrestore.sql.Migrations}). A runtime calls it for its default target while it migrates
+   * its own tables, so that a fresh database gets both at once; {@link #open} still migrates (a
+   * second call finds them done).
+   */
+  default void prepare(DataSource bookkeeping) {}
 
   /**
    * Opens the target.

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import javax.sql.DataSource;
 import org.mailrestore.kind.FieldProblems;
 import org.mailrestore.kind.KindOption;
 import org.mailrestore.target.MailTarget;
@@ -145,6 +146,11 @@ public final class ImapKind implements TargetKind {
   @Override
   public String describe(TargetSpec spec) {
     return "IMAP server " + spec.location();
+  }
+
+  @Override
+  public void prepare(DataSource bookkeeping) {
+    ImapRecords.migrate(bookkeeping);
   }
 
   @Override

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
+import org.mailrestore.sql.Migrations;
 import org.mailrestore.sql.Sql;
 
 /**
@@ -48,14 +48,7 @@ final class ImapRecords {
   }
 
   static void migrate(DataSource dataSource) {
-    Flyway.configure()
-        .dataSource(dataSource)
-        .locations("classpath:db/imap")
-        .table(HISTORY_TABLE)
-        .baselineOnMigrate(true)
-        .baselineVersion("0")
-        .load()
-        .migrate();
+    Migrations.migrate(dataSource, "classpath:db/imap", HISTORY_TABLE);
   }
 
   DataSource dataSource() {

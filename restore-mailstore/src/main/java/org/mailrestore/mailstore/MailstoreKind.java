@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
+import javax.sql.DataSource;
 import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.kind.FieldProblems;
 import org.mailrestore.kind.KindOption;
@@ -69,6 +70,11 @@ public final class MailstoreKind implements TargetKind {
         KindOption.optional(S3_PROFILE, "The S3 profile of an s3:// volume")
             .withFlag("--volume-s3-profile")
             .withDefault("default"));
+  }
+
+  @Override
+  public void prepare(DataSource bookkeeping) {
+    MailstoreSchema.migrate(bookkeeping);
   }
 
   @Override

@@ -1,7 +1,7 @@
 package org.mailrestore.restore.bookkeeping;
 
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
+import org.mailrestore.sql.Migrations;
 
 /**
  * Creates and upgrades the engine's bookkeeping tables (docs/mailstore.md, "Restore bookkeeping")
@@ -18,14 +18,6 @@ public final class EngineSchema {
 
   /** Applies the migrations the database does not have yet; returns how many were applied. */
   public static int migrate(DataSource dataSource) {
-    return Flyway.configure()
-        .dataSource(dataSource)
-        .locations(LOCATION)
-        .table(HISTORY_TABLE)
-        .baselineOnMigrate(true)
-        .baselineVersion("0")
-        .load()
-        .migrate()
-        .migrationsExecuted;
+    return Migrations.migrate(dataSource, LOCATION, HISTORY_TABLE);
   }
 }
