@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -228,6 +231,77 @@ class DovecotMaildirIT {
                 .lines()
                 .count())
         .isOne();
+  }
+
+  /**
+   * Dovecot's zlib plugin compresses each message it saves ({@code zlib_save}): the files hold gzip
+   * and zstd, and restore as the messages Dovecot was given.
+   */
+  @Test
+  void dovecotsCompressedMessagesRestoreAsTheMessagesTheyHold() throws Exception {
+    assumeTrue(DovecotServer.installed(), "Dovecot is not installed: .ci/run installs it");
+    DovecotServer dovecot = DovecotServer.get();
+    String user = "erin@dovecot-maildir.example";
+    dovecot.addUser(user);
+    Path root = dir.resolve("maildir");
+    dovecot.handOver(root);
+    String at = "mail_location=maildir:" + root.resolve("erin");
+    for (String method : List.of("gz", "zstd")) {
+      dovecot.doveadm(
+          message("saved as " + method),
+          "-o",
+          at,
+          "-o",
+          "mail_plugins=zlib",
+          "-o",
+          "plugin/zlib_save=" + method,
+          "save",
+          "-u",
+          user);
+    }
+    List<String> magic = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(root.resolve("erin"))) {
+      for (Path file :
+          files.filter(f -> f.getParent().getFileName().toString().matches("cur|new")).toList()) {
+        byte[] head = Files.readAllBytes(file);
+        magic.add(HexFormat.of().formatHex(head, 0, 4));
+      }
+    }
+    assertThat(magic)
+        .as("Dovecot wrote one message as gzip, one as zstd")
+        .anySatisfy(m -> assertThat(m).startsWith("1f8b"))
+        .anySatisfy(m -> assertThat(m).isEqualTo("28b52ffd"));
+
+    TestDatabase db = own.database();
+    Cli.Result restored =
+        Cli.run(
+            Cli.args(
+                List.of(
+                    "restore",
+                    "run",
+                    "--maildir",
+                    root.resolve("erin").toString(),
+                    "--maildir-account",
+                    "erin@example.org"),
+                Cli.store(db, dir.resolve("volume"))));
+    assertThat(restored.exitCode()).as(restored.out() + restored.err()).isZero();
+    assertThat(messages(db.dataSource()))
+        .as(restored.out())
+        .containsEntry("saved as gz", "Inbox | " + Flags.UNREAD + " | ")
+        .containsEntry("saved as zstd", "Inbox | " + Flags.UNREAD + " | ")
+        .hasSize(2);
+    try (Connection c = db.dataSource().getConnection();
+        var s = c.prepareStatement("SELECT size FROM mail_item WHERE type = 5 AND subject = ?")) {
+      for (String method : List.of("gz", "zstd")) {
+        s.setString(1, "saved as " + method);
+        try (var rs = s.executeQuery()) {
+          rs.next();
+          assertThat(rs.getLong(1))
+              .as("the message's size, not the file's")
+              .isEqualTo(message("saved as " + method).length);
+        }
+      }
+    }
   }
 
   /** Subject to "folder | flags | tags" of every message restored. */
