@@ -98,18 +98,7 @@ class DovecotMaildirIT {
 
     TestDatabase db = own.database();
     Path volume = dir.resolve("volume");
-    Cli.Result restored =
-        Cli.run(
-            Cli.args(
-                List.of(
-                    "restore",
-                    "run",
-                    "--maildir",
-                    root.resolve("carl").toString(),
-                    "--maildir-account",
-                    "carl@example.org"),
-                Cli.store(db, volume)));
-    assertThat(restored.exitCode()).as(restored.out() + restored.err()).isZero();
+    Cli.Result restored = restoreOneUser(root.resolve("carl"), "carl@example.org", db, volume);
 
     assertThat(messages(db.dataSource()))
         .as(restored.out())
@@ -190,17 +179,7 @@ class DovecotMaildirIT {
 
     TestDatabase db = own.database();
     Cli.Result restored =
-        Cli.run(
-            Cli.args(
-                List.of(
-                    "restore",
-                    "run",
-                    "--maildir",
-                    root.resolve("dana").toString(),
-                    "--maildir-account",
-                    "dana@example.org"),
-                Cli.store(db, dir.resolve("volume"))));
-    assertThat(restored.exitCode()).as(restored.out() + restored.err()).isZero();
+        restoreOneUser(root.resolve("dana"), "dana@example.org", db, dir.resolve("volume"));
     assertThat(messages(db.dataSource()))
         .as(restored.out())
         .containsEntry("fs deep", "2023 | " + Flags.UNREAD + " | ")
@@ -274,17 +253,7 @@ class DovecotMaildirIT {
 
     TestDatabase db = own.database();
     Cli.Result restored =
-        Cli.run(
-            Cli.args(
-                List.of(
-                    "restore",
-                    "run",
-                    "--maildir",
-                    root.resolve("erin").toString(),
-                    "--maildir-account",
-                    "erin@example.org"),
-                Cli.store(db, dir.resolve("volume"))));
-    assertThat(restored.exitCode()).as(restored.out() + restored.err()).isZero();
+        restoreOneUser(root.resolve("erin"), "erin@example.org", db, dir.resolve("volume"));
     assertThat(messages(db.dataSource()))
         .as(restored.out())
         .containsEntry("saved as gz", "Inbox | " + Flags.UNREAD + " | ")
@@ -302,6 +271,24 @@ class DovecotMaildirIT {
         }
       }
     }
+  }
+
+  /** Restores one user's Maildir through the CLI as {@code account}; it must succeed. */
+  private static Cli.Result restoreOneUser(
+      Path maildir, String account, TestDatabase db, Path volume) throws Exception {
+    Cli.Result restored =
+        Cli.run(
+            Cli.args(
+                List.of(
+                    "restore",
+                    "run",
+                    "--maildir",
+                    maildir.toString(),
+                    "--maildir-account",
+                    account),
+                Cli.store(db, volume)));
+    assertThat(restored.exitCode()).as(restored.out() + restored.err()).isZero();
+    return restored;
   }
 
   /** Subject to "folder | flags | tags" of every message restored. */

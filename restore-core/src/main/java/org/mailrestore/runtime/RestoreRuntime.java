@@ -11,8 +11,6 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import javax.sql.DataSource;
 import org.mailrestore.blob.PathFence;
 import org.mailrestore.blob.Sha256;
@@ -28,7 +26,6 @@ import org.mailrestore.restore.RestoreMetrics;
 import org.mailrestore.restore.SourceOpener;
 import org.mailrestore.restore.TargetOpener;
 import org.mailrestore.restore.bookkeeping.Bookkeeping;
-import org.mailrestore.restore.bookkeeping.EngineSchema;
 import org.mailrestore.source.CountedSource;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.ReadCounter;
@@ -38,8 +35,6 @@ import org.mailrestore.sql.Database;
 import org.mailrestore.target.MailTarget;
 import org.mailrestore.target.RestoredStore;
 import org.mailrestore.target.TargetContext;
-import org.mailrestore.target.TargetKind;
-import org.mailrestore.target.TargetKinds;
 import org.mailrestore.target.TargetSpec;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
@@ -369,7 +364,7 @@ public final class RestoreRuntime implements AutoCloseable {
         ds = pool;
       }
       try {
-        migrate(ds);
+        RuntimeTables.migrate(ds, defaultTarget);
         return new RestoreRuntime(this, ds, owned);
       } catch (RuntimeException e) {
         if (owned != null) {
@@ -380,41 +375,6 @@ public final class RestoreRuntime implements AutoCloseable {
           }
         }
         throw e;
-      }
-    }
-
-    /**
-     * The engine's tables, and those of the default target's kind at the same time: on a fresh
-     * database each set is a few hundred milliseconds of DDL and Flyway, most of it waiting.
-     */
-    private void migrate(DataSource ds) {
-      TargetKind kind =
-          defaultTarget == null
-              ? null
-              : TargetKinds.installed().find(defaultTarget.kind()).orElse(null);
-      if (kind == null) {
-        EngineSchema.migrate(ds);
-        return;
-      }
-      FutureTask<Void> target =
-          new FutureTask<>(() -> {
-            kind.prepare(ds);
-            return null;
-          });
-      Thread.ofPlatform().daemon().name("mailrestore-target-tables").start(target);
-      try {
-        EngineSchema.migrate(ds);
-      } finally {
-        try {
-          target.get();
-        } catch (ExecutionException e) {
-          throw e.getCause() instanceof RuntimeException r
-              ? r
-              : new IllegalStateException(e.getCause());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted while migrating the target's tables", e);
-        }
       }
     }
 

@@ -387,14 +387,7 @@ final class MaildirAccount {
               .blob(read.size(), read.digest())
               .sender(headers.sender())
               .subject(headers.subject())
-              .attrs(
-                  state.keywords() == null
-                      ? Map.of(MaildirNames.FILE_ATTR, MaildirNames.encode(rel))
-                      : Map.of(
-                          MaildirNames.FILE_ATTR,
-                          MaildirNames.encode(rel),
-                          MaildirNames.KEYWORDS_ATTR,
-                          state.keywords()))
+              .attrs(state.attrs(rel))
               .build();
       blobs.register(
           accountId, read.digest(), file, attrs, read.whole(), read.compression(), read.size());

@@ -8,6 +8,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -113,6 +114,13 @@ public final class MaildirNames {
    */
   record State(String flags, List<String> tags, String keywords) {
     static final State NONE = new State("", List.of(), null);
+
+    /** The attributes a message of this state keeps for export, its file at {@code rel}. */
+    Map<String, String> attrs(String rel) {
+      return keywords == null
+          ? Map.of(FILE_ATTR, encode(rel))
+          : Map.of(FILE_ATTR, encode(rel), KEYWORDS_ATTR, keywords);
+    }
   }
 
   /**
@@ -160,7 +168,7 @@ public final class MaildirNames {
 
   /** The letters and keywords of a {@link #KEYWORDS_ATTR} value (empty for null). */
   static Map<Character, String> namedKeywords(String value) {
-    Map<Character, String> named = new java.util.HashMap<>();
+    Map<Character, String> named = new HashMap<>();
     if (value != null) {
       for (String line : decode(value).split("\n")) {
         if (line.length() > 1 && line.charAt(0) >= 'a' && line.charAt(0) <= 'z') {

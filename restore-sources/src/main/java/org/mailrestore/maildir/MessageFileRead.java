@@ -54,8 +54,11 @@ record MessageFileRead(
             whole,
             Compression.NONE);
       }
+      if (!maildir) {
+        return hashed(in, Compression.NONE, head, buffer);
+      }
       int first = in.readNBytes(buffer, 0, Compression.MAGIC_BYTES);
-      Compression compression = maildir ? Compression.of(buffer, first) : Compression.NONE;
+      Compression compression = Compression.of(buffer, first);
       InputStream all =
           new SequenceInputStream(new ByteArrayInputStream(Arrays.copyOf(buffer, first)), in);
       return hashed(compression.decompress(all), compression, head, buffer);
