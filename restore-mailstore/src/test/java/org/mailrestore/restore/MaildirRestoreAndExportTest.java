@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,8 @@ import org.mailrestore.mail.Flags;
 import org.mailrestore.maildir.MaildirSourceKind;
 import org.mailrestore.source.SourceSpec;
 import org.mailrestore.verify.Verifier;
+import org.tukaani.xz.LZMA2Options;
+import org.tukaani.xz.XZOutputStream;
 
 /**
  * A Maildir++ user and a plain (Enron-like) user restored through the Maildir reader: folders,
@@ -291,10 +294,10 @@ class MaildirRestoreAndExportTest {
   }
 
   /**
-   * Dovecot's zlib plugin compresses messages in place (gzip, zstd; a {@code Z} in the name by
-   * convention): the message inside is restored, and one compressed otherwise is reported, never
-   * restored as its compressed bytes. Only a Maildir is read so: a plain tree's files are messages
-   * as they are.
+   * Dovecot's zlib plugin compresses messages in place (gzip, zstd, xz...; a {@code Z} in the name
+   * by convention): the message inside is restored, and one that does not decompress is reported,
+   * never restored as its compressed bytes. Only a Maildir is read so: a plain tree's files are
+   * messages as they are.
    */
   @Test
   void compressedMessagesAreRestoredDecompressed() throws Exception {
@@ -323,8 +326,15 @@ class MaildirRestoreAndExportTest {
     Files.createDirectories(eve.resolve("cur"));
     Files.write(eve.resolve(smallName), gzipped);
     Files.write(eve.resolve(largeName), zstd);
-    byte[] xz = {(byte) 0xfd, '7', 'z', 'X', 'Z', 0, 0, 4, (byte) 0xe6, (byte) 0xd6, 1, 2, 3};
-    Files.write(eve.resolve("cur/6002.M3P1.host:2,SZ"), xz);
+    byte[] xzMessage = "Subject: xz\r\n\r\nbody\r\n".getBytes(StandardCharsets.US_ASCII);
+    bytes = new ByteArrayOutputStream();
+    try (var xz = new XZOutputStream(bytes, new LZMA2Options())) {
+      xz.write(xzMessage);
+    }
+    String xzName = "cur/6003.M4P1.host,S=" + xzMessage.length + ":2,SZ";
+    Files.write(eve.resolve(xzName), bytes.toByteArray());
+    Files.write(
+        eve.resolve("cur/6002.M3P1.host:2,SZ"), Arrays.copyOf(gzipped, gzipped.length - 12));
     // In a plain tree (no cur/, new/) a file is a message as it is, a .gz one too.
     Path frank = dir.resolve("compressed/frank");
     Files.createDirectories(frank.resolve("files"));
@@ -334,12 +344,14 @@ class MaildirRestoreAndExportTest {
       OperationSummary summary =
           f.restore(new RestoreRequest(source, null, null, null, null, null, null, 0, 0, null));
       assertThat(summary.state()).as(summary.message()).isEqualTo(OperationState.PARTIAL);
-      assertThat(summary.counts().itemsRestored()).as("3 messages, a folder").isEqualTo(4);
+      assertThat(summary.counts().itemsRestored()).as("4 messages, a folder").isEqualTo(5);
       assertThat(f.engine.bookkeeping().failures().list(summary.id(), 0, 10))
           .singleElement()
           .satisfies(failure -> {
             assertThat(failure.location()).isEqualTo("cur/6002.M3P1.host:2,SZ");
-            assertThat(failure.detail()).contains("xz").contains("decompress it first");
+            assertThat(failure.detail())
+                .contains("compressed with gzip and does not decompress")
+                .contains("cut short");
           });
       String flagsOf = "SELECT flags FROM mail_item WHERE type = 5 AND subject = ";
       assertThat(f.string(flagsOf + "'gzipped'")).as("Z is not a flag").isEqualTo("0");
@@ -355,6 +367,7 @@ class MaildirRestoreAndExportTest {
       assertThat(out.problems()).isEmpty();
       assertThat(Files.readAllBytes(dir.resolve("out/eve").resolve(smallName))).isEqualTo(small);
       assertThat(Files.readAllBytes(dir.resolve("out/eve").resolve(largeName))).isEqualTo(large);
+      assertThat(Files.readAllBytes(dir.resolve("out/eve").resolve(xzName))).isEqualTo(xzMessage);
       f.runtime.export(
           ExportFormats.installed().require("maildir"),
           null,

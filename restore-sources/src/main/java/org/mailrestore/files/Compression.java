@@ -8,24 +8,41 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.zip.GZIPInputStream;
+import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
+import org.tukaani.xz.XZInputStream;
 
 /**
  * How a mail file is compressed, told by its first bytes: archived mbox files are kept as {@code
- * Name.mbox.gz}, and Dovecot's zlib plugin compresses Maildir messages in place. Read as a stream,
+ * Name.mbox.gz} (or {@code .bz2}, {@code .xz}, {@code .zst}), and Dovecot's zlib plugin compresses
+ * Maildir messages in place with any of these or its own LZ4 format. Read as a stream,
  * decompressed.
  */
 public enum Compression {
-  NONE(""),
-  GZIP(".gz"),
-  ZSTD(".zst");
+  NONE("", "no compression"),
+  GZIP(".gz", "gzip"),
+  ZSTD(".zst", "zstd"),
+  BZIP2(".bz2", "bzip2"),
+  XZ(".xz", "xz"),
+  /** Dovecot's own framing of LZ4 blocks ({@link DovecotLz4InputStream}); no file extension. */
+  DOVECOT_LZ4("", "Dovecot's LZ4");
+
+  /** What an xz stream may take to decompress: {@code xz -9} needs 65 MiB. */
+  private static final int XZ_MEMORY_KIB = 96 * 1024;
 
   /** The most bytes {@link #of(byte[], int)} looks at. */
   public static final int MAGIC_BYTES = 10;
 
   private final String extension;
+  private final String label;
 
-  Compression(String extension) {
+  Compression(String extension, String label) {
     this.extension = extension;
+    this.label = label;
+  }
+
+  /** The compression's name, for messages ("gzip", "Dovecot's LZ4"). */
+  public String label() {
+    return label;
   }
 
   /** The compression of a file, from its magic number (a file too short for one is plain). */
@@ -38,31 +55,28 @@ public enum Compression {
   }
 
   /**
-   * The compression the first {@code length} bytes of a file show.
-   *
-   * @throws IOException for a compression this reader cannot undo (bzip2, xz, Dovecot's LZ4), so
-   *     that its bytes are never taken for mail
+   * The compression the first {@code length} bytes of a file show. A bzip2 stream is told by its
+   * block's magic as well as its own, as "BZh" alone begins ordinary text.
    */
-  public static Compression of(byte[] head, int length) throws IOException {
+  public static Compression of(byte[] head, int length) {
     if (starts(head, length, 0x1f, 0x8b)) {
       return GZIP;
     }
     if (starts(head, length, 0x28, 0xb5, 0x2f, 0xfd)) {
       return ZSTD;
     }
-    String other =
-        starts(head, length, 'B', 'Z', 'h') && length >= 10 && startsAt(head, 4, length, 0x31, 0x41)
-            ? "bzip2"
-            : starts(head, length, 0xfd, '7', 'z', 'X', 'Z', 0)
-                ? "xz"
-                : starts(head, length, 'D', 'o', 'v', 'e', 'c', 'o', 't', '-', 'L', 'Z')
-                    ? "Dovecot's LZ4"
-                    : null;
-    if (other != null) {
-      throw new IOException(
-          "compressed with "
-              + other
-              + ", which is not read (gzip and zstd are); decompress it first");
+    if (starts(head, length, 'B', 'Z', 'h')
+        && length >= 10
+        && head[3] >= '1'
+        && head[3] <= '9'
+        && startsAt(head, 4, length, 0x31, 0x41, 0x59, 0x26, 0x53, 0x59)) {
+      return BZIP2;
+    }
+    if (starts(head, length, 0xfd, '7', 'z', 'X', 'Z', 0)) {
+      return XZ;
+    }
+    if (starts(head, length, 'D', 'o', 'v', 'e', 'c', 'o', 't', '-', 'L', 'Z')) {
+      return DOVECOT_LZ4;
     }
     return NONE;
   }
@@ -83,7 +97,10 @@ public enum Compression {
     return true;
   }
 
-  /** The file's bytes, decompressed (several gzip members one after another are one stream). */
+  /**
+   * The file's bytes, decompressed (several gzip, bzip2 or xz streams one after another are one
+   * stream, as their command-line tools read them).
+   */
   public InputStream open(Path file) throws IOException {
     InputStream raw = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS);
     try {
@@ -100,7 +117,23 @@ public enum Compression {
       case NONE -> raw;
       case GZIP -> new GZIPInputStream(raw, 1 << 16);
       case ZSTD -> new ZstdInputStream(raw);
+      case BZIP2 -> new BZip2CompressorInputStream(raw, true);
+      case XZ -> new XZInputStream(raw, XZ_MEMORY_KIB);
+      case DOVECOT_LZ4 -> new DovecotLz4InputStream(raw);
     };
+  }
+
+  /**
+   * A file name without the extension of any compression ({@code Old.mbox.bz2}: {@code Old.mbox}).
+   */
+  public static String stripAny(String name) {
+    for (Compression compression : values()) {
+      String stripped = compression.strip(name);
+      if (!stripped.equals(name)) {
+        return stripped;
+      }
+    }
+    return name;
   }
 
   /**

@@ -15,8 +15,9 @@ import org.mailrestore.message.MessageHeaders;
 
 /**
  * A message file read once: hashed, its headers parsed, and, when small, its bytes kept for its
- * copy (decision 0020). A Maildir file Dovecot's zlib plugin compressed (gzip, zstd) is read as the
- * message it holds; one compressed otherwise fails with the reason, never taken for a message.
+ * copy (decision 0020). A Maildir file Dovecot's zlib plugin compressed (gzip, zstd, bzip2, xz, its
+ * LZ4) is read as the message it holds; one that does not decompress fails with the reason, never
+ * taken for a message.
  *
  * @param size the message's size (decompressed)
  * @param whole the file's bytes when it was read whole (up to {@link MaildirBlobSource#KEPT_UP_TO},
@@ -42,8 +43,7 @@ record MessageFileRead(
         byte[] whole = in.readAllBytes();
         Compression compression = maildir ? Compression.of(whole, whole.length) : Compression.NONE;
         if (compression != Compression.NONE) {
-          return hashed(
-              compression.decompress(new ByteArrayInputStream(whole)), compression, head, buffer);
+          return decompressed(new ByteArrayInputStream(whole), compression, head, buffer);
         }
         MessageDigest sha256 = BlobDigest.newSha256();
         sha256.update(whole);
@@ -61,7 +61,25 @@ record MessageFileRead(
       Compression compression = Compression.of(buffer, first);
       InputStream all =
           new SequenceInputStream(new ByteArrayInputStream(Arrays.copyOf(buffer, first)), in);
-      return hashed(compression.decompress(all), compression, head, buffer);
+      return compression == Compression.NONE
+          ? hashed(all, compression, head, buffer)
+          : decompressed(all, compression, head, buffer);
+    }
+  }
+
+  /** Hashes the message a compressed file holds; a damaged file fails saying so. */
+  private static MessageFileRead decompressed(
+      InputStream file, Compression compression, byte[] head, byte[] buffer) throws IOException {
+    try {
+      return hashed(compression.decompress(file), compression, head, buffer);
+    } catch (IOException | RuntimeException e) {
+      throw new IOException(
+          "the file is compressed with "
+              + compression.label()
+              + " and does not decompress ("
+              + e.getMessage()
+              + "): it is damaged or cut short",
+          e);
     }
   }
 

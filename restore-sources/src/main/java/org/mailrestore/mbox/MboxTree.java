@@ -132,7 +132,7 @@ final class MboxTree {
             && dir.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".mbox")) {
           continue; // an Apple Mail folder's messages: added with its directory
         }
-        String plain = Compression.GZIP.strip(Compression.ZSTD.strip(name));
+        String plain = Compression.stripAny(name);
         if (NOT_MAIL.contains(extension(plain)) || NOT_MAIL_NAMES.contains(plain)) {
           continue;
         }

@@ -195,6 +195,17 @@ class MboxSourceTest {
         MboxWriter.concat(
             gzip(mbox(message("first member", ""))), gzip(mbox(message("second member", "")))));
     Files.write(root.resolve("index.html.gz"), gzip("<html/>".getBytes(StandardCharsets.UTF_8)));
+    var bz2 = new java.io.ByteArrayOutputStream();
+    try (var out =
+        new org.apache.commons.compress.compressors.bzip2.BZip2CompressorOutputStream(bz2)) {
+      out.write(mbox(message("bzipped", "")));
+    }
+    Files.write(root.resolve("Old.mbox.bz2"), bz2.toByteArray());
+    var xz = new java.io.ByteArrayOutputStream();
+    try (var out = new org.tukaani.xz.XZOutputStream(xz, new org.tukaani.xz.LZMA2Options())) {
+      out.write(mbox(message("xzipped", "")));
+    }
+    Files.write(root.resolve("Older.xz"), xz.toByteArray());
     try (MailSource source = open(root, "tags")) {
       Read read = read(source);
       assertThat(read.folderOf("gzipped")).isEqualTo("Inbox");
@@ -205,7 +216,10 @@ class MboxSourceTest {
       assertThat(read.bytes().get("zstd one"))
           .as("the dialect (mboxcl2) is found in the decompressed stream")
           .isEqualTo(message("zstd one", "Content-Type: text/plain\n"));
-      assertThat(read.messages()).hasSize(5);
+      assertThat(read.folderOf("bzipped")).isEqualTo("Old");
+      assertThat(read.folderOf("xzipped")).isEqualTo("Older");
+      assertThat(read.bytes().get("xzipped")).isEqualTo(message("xzipped", ""));
+      assertThat(read.messages()).hasSize(7);
       assertThat(source.problems(ALICE)).isEmpty();
     }
   }
