@@ -294,6 +294,84 @@ class MaildirRestoreAndExportTest {
   }
 
   /**
+   * Courier-IMAP keeps keywords in {@code courierimapkeywords/}: a {@code :list} of names and
+   * message lines, and update files not yet merged into it, the newest of which wins. They become
+   * tags and flags as Dovecot's do, and an export writes them as Dovecot keywords.
+   */
+  @Test
+  void courierKeywordsAreRead() throws Exception {
+    Path gina = dir.resolve("courier/gina");
+    Path kw = gina.resolve("courierimapkeywords");
+    write(
+        kw.resolve(":list"),
+        "Important\n$Forwarded\nNonJunk\nWork\n\n"
+            + "1000.M1P1.host:0 1 2\n1001.M2P1.host:3\n1002.M3P1.host:0\nnot a line\n");
+    write(kw.resolve(".3.1001.M2P1.host"), "Older\n");
+    write(kw.resolve(".5.1001.M2P1.host"), "Later\n");
+    write(kw.resolve("1002.M3P1.host"), "");
+    write(kw.resolve(".tmp.1700000000.host"), "Scratch\n");
+    write(gina.resolve("cur/1000.M1P1.host:2,S"), "Subject: listed\n\nbody\n");
+    write(gina.resolve("cur/1001.M2P1.host:2,S"), "Subject: updated\n\nbody\n");
+    write(gina.resolve("cur/1002.M3P1.host:2,S"), "Subject: cleared\n\nbody\n");
+    StringBuilder many = new StringBuilder();
+    for (int i = 0; i < 30; i++) {
+      many.append("K").append(i).append('\n');
+    }
+    write(
+        gina.resolve(".Archive/courierimapkeywords/:list"), many + "\n" + "2000.M4P1.host:0 28\n");
+    write(gina.resolve(".Archive/cur/2000.M4P1.host:2,S"), "Subject: many\n\nbody\n");
+    // A Dovecot that took the tree over keeps its own table, and the letters in the names.
+    write(gina.resolve(".Both/courierimapkeywords/:list"), "Stale\n\n3000.M5P1.host:0\n");
+    write(gina.resolve(".Both/dovecot-keywords"), "0 Current\n");
+    write(gina.resolve(".Both/cur/3000.M5P1.host:2,Sa"), "Subject: both\n\nbody\n");
+    SourceSpec source = MaildirSourceKind.of(dir.resolve("courier"), "example.org", "auto");
+    try (RestoreFixture f = new RestoreFixture(dir.resolve("volume"))) {
+      OperationSummary summary =
+          f.restore(new RestoreRequest(source, null, null, null, null, null, null, 0, 0, null));
+      assertThat(summary.counts().itemsRestored()).as("5 messages, 2 folders").isEqualTo(7);
+      assertThat(f.engine.bookkeeping().failures().list(summary.id(), 0, 10))
+          .singleElement()
+          .satisfies(failure -> {
+            assertThat(failure.location()).isEqualTo("courierimapkeywords");
+            assertThat(failure.detail()).contains(":list").contains("1 line(s)");
+          });
+      String tagsOf =
+          "SELECT GROUP_CONCAT(t.name ORDER BY t.name SEPARATOR ',') FROM mail_item i"
+              + " JOIN tagged_item ti ON ti.mailbox_id = i.mailbox_id AND ti.item_id = i.id"
+              + " JOIN tag t ON t.mailbox_id = ti.mailbox_id AND t.id = ti.tag_id"
+              + " WHERE i.type = 5 AND i.subject = ";
+      assertThat(f.string(tagsOf + "'listed'")).as("NonJunk is no tag").isEqualTo("Important");
+      assertThat(f.count("SELECT flags FROM mail_item WHERE subject = 'listed'"))
+          .isEqualTo(Flags.FORWARDED);
+      assertThat(f.string(tagsOf + "'updated'")).as("the newest update wins").isEqualTo("Later");
+      assertThat(f.string(tagsOf + "'cleared'")).as("an empty update clears").isNull();
+      assertThat(f.string(tagsOf + "'many'"))
+          .as("keywords past the 26th are tags too")
+          .isEqualTo("K0,K28");
+      assertThat(f.string(tagsOf + "'both'")).isEqualTo("Current");
+
+      ExportReport out =
+          f.runtime.export(
+              ExportFormats.installed().require("maildir"),
+              null,
+              List.of("gina@example.org"),
+              dir.resolve("out/gina"));
+      assertThat(out.problems()).isEmpty();
+      assertThat(Files.readString(dir.resolve("out/gina/dovecot-keywords")))
+          .as("Courier's keywords as Dovecot's, under the letters of their indexes")
+          .isEqualTo("0 Important\n1 $Forwarded\n2 NonJunk\n4 Later\n");
+      assertThat(files(dir.resolve("out/gina"), true))
+          .as("a kept name keeps its flags; a keyword past the 26th takes a free letter")
+          .containsOnlyKeys(
+              "cur/1000.M1P1.host:2,Sabc",
+              "cur/1001.M2P1.host:2,Se",
+              "cur/1002.M3P1.host:2,S",
+              ".Archive/cur/2000.M4P1.host:2,Sab",
+              ".Both/cur/3000.M5P1.host:2,Sa");
+    }
+  }
+
+  /**
    * Dovecot's zlib plugin compresses messages in place (gzip, zstd, xz...; a {@code Z} in the name
    * by convention): the message inside is restored, and one that does not decompress is reported,
    * never restored as its compressed bytes. Only a Maildir is read so: a plain tree's files are

@@ -47,9 +47,11 @@ final class MaildirAccount {
 
   /**
    * Where messages are: a directory, the folder its files go to, and the keywords its file names'
-   * letters stand for ({@code dovecot-keywords}; empty without one).
+   * letters stand for ({@code dovecot-keywords}; empty without one), or Courier's keywords of its
+   * messages (null without them).
    */
-  private record MessageDir(Path dir, String relDir, int folderId, List<String> keywords) {}
+  private record MessageDir(
+      Path dir, String relDir, int folderId, List<String> keywords, CourierKeywords courier) {}
 
   /** A Maildir's own directories: deliveries read, new, and in progress. */
   private static final Set<String> MAILDIR_PARTS = Set.of("cur", "new", "tmp");
@@ -96,7 +98,7 @@ final class MaildirAccount {
   }
 
   private void planPlain() throws IOException {
-    messageDirs.add(new MessageDir(userDir, "", SystemFolder.INBOX.id(), List.of()));
+    messageDirs.add(new MessageDir(userDir, "", SystemFolder.INBOX.id(), List.of(), null));
     record Pending(Path dir, String rel, int parentId, boolean top) {}
     Deque<Pending> stack = new ArrayDeque<>();
     List<Path> top = subdirectories(userDir);
@@ -118,7 +120,7 @@ final class MaildirAccount {
             new Folder(
                 id, p.parentId(), MaildirNames.folderName(name), p.rel(), true, mtime(p.dir())));
       }
-      messageDirs.add(new MessageDir(p.dir(), p.rel(), id, List.of()));
+      messageDirs.add(new MessageDir(p.dir(), p.rel(), id, List.of(), null));
       List<Path> children = subdirectories(p.dir());
       for (int i = children.size() - 1; i >= 0; i--) {
         Path c = children.get(i);
@@ -232,14 +234,34 @@ final class MaildirAccount {
   private void addMaildirMessages(Path dir, String rel, int folderId) {
     String prefix = rel.isEmpty() ? "" : rel + "/";
     List<String> keywords = null;
+    CourierKeywords courier = null;
     for (String sub : List.of("cur", "new")) {
       Path d = dir.resolve(sub);
       if (Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
         if (keywords == null) {
           keywords = keywords(dir.resolve(MaildirNames.DOVECOT_KEYWORDS), prefix);
+          // Dovecot's table wins: a Dovecot that served a Courier tree keeps its keywords there.
+          courier = keywords.isEmpty() ? courierKeywords(dir, prefix) : null;
         }
-        messageDirs.add(new MessageDir(d, prefix + sub, folderId, keywords));
+        messageDirs.add(new MessageDir(d, prefix + sub, folderId, keywords, courier));
       }
+    }
+  }
+
+  /** A folder's Courier keywords; null when it has none, or they cannot be read (reported). */
+  private CourierKeywords courierKeywords(Path folder, String relPrefix) {
+    Path dir = folder.resolve(CourierKeywords.DIR);
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return null;
+    }
+    String rel = relPrefix + CourierKeywords.DIR;
+    try {
+      return CourierKeywords.read(dir, detail -> problem(new SourceProblem(rel, detail)));
+    } catch (IOException e) {
+      problem(
+          new SourceProblem(
+              rel, "cannot read the keywords (the messages restore without them): " + e));
+      return null;
     }
   }
 
@@ -374,9 +396,11 @@ final class MaildirAccount {
       MessageHeaders headers = read.headers();
       long mtime = attrs.lastModifiedTime().toMillis();
       MaildirNames.State state =
-          layout == MaildirLayout.MAILDIR
-              ? MaildirNames.state(name, md.keywords())
-              : MaildirNames.State.NONE;
+          layout != MaildirLayout.MAILDIR
+              ? MaildirNames.State.NONE
+              : md.courier() != null
+                  ? MaildirNames.stateWith(name, md.courier().of(name))
+                  : MaildirNames.state(name, md.keywords());
       Revision r =
           Revision.builder(1, mtime)
               .uuid(uuid("message:" + rel))

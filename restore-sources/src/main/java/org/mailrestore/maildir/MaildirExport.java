@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.export.ExportFiles;
 import org.mailrestore.export.ExportFormat;
@@ -284,7 +285,20 @@ public final class MaildirExport implements ExportFormat {
       if ((flags & Flags.FORWARDED) != 0 && !saysForwarded) {
         wanted.add(KeywordTables.Wanted.flag(Keywords.FORWARDED));
       }
-      String keptLetters = kept ? MaildirNames.keywordLetters(fileName) : "";
+      Map<Character, String> named =
+          MaildirNames.namedKeywords(message.attrs().get(MaildirNames.KEYWORDS_ATTR));
+      // The name's letters, and those its keywords were read under elsewhere (Courier's list).
+      StringBuilder keptLetters =
+          new StringBuilder(kept ? MaildirNames.keywordLetters(fileName) : "");
+      if (kept) {
+        new TreeMap<>(named)
+            .keySet()
+            .forEach(letter -> {
+              if (keptLetters.indexOf(String.valueOf(letter)) < 0) {
+                keptLetters.append(letter);
+              }
+            });
+      }
       if (wanted.isEmpty() && keptLetters.isEmpty()) {
         return rel;
       }
@@ -293,12 +307,7 @@ public final class MaildirExport implements ExportFormat {
               ? ""
               : parent.substring(0, parent.length() - sub.length() - 1);
       String letters =
-          keywords.letters(
-              maildir,
-              keptLetters,
-              MaildirNames.namedKeywords(message.attrs().get(MaildirNames.KEYWORDS_ATTR)),
-              wanted,
-              problems::add);
+          keywords.letters(maildir, keptLetters.toString(), named, wanted, problems::add);
       return parent + "/" + MaildirNames.withKeywordLetters(fileName, letters);
     }
 

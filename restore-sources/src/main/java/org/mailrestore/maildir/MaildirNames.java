@@ -125,39 +125,60 @@ public final class MaildirNames {
 
   /**
    * The flags of a file name's info ({@link #flags}) and its keywords: each lower-case letter names
-   * the keyword of that index in the folder's table ({@code a} the first). {@code $Forwarded} and
-   * {@code $MDNSent} are Zimbra's forwarded and notified flags, as they are over IMAP; a junk
-   * filter's verdict ({@code $NotJunk}) is no tag, but kept for export with the others ({@link
-   * #KEYWORDS_ATTR}); every other keyword is a tag of its name. A letter the table does not name is
-   * left out.
+   * the keyword of that index in the folder's table ({@code a} the first). A letter the table does
+   * not name is left out. See {@link #stateWith} for what keywords become.
    */
   static State state(String fileName, List<String> keywordTable) {
-    String flags = flags(fileName);
     int info = infoStart(fileName);
     if (info < 0 || keywordTable.isEmpty()) {
+      return new State(flags(fileName), List.of(), null);
+    }
+    List<Keyword> keywords = new ArrayList<>();
+    for (int i = info; i < fileName.length(); i++) {
+      int index = fileName.charAt(i) - 'a';
+      if (index >= 0 && index < 26 && index < keywordTable.size()) {
+        String keyword = keywordTable.get(index);
+        if (keyword != null) {
+          keywords.add(new Keyword(fileName.charAt(i), keyword));
+        }
+      }
+    }
+    return stateWith(fileName, keywords);
+  }
+
+  /**
+   * A keyword of a message and the letter it is kept under for export ({@code 0}: none; Courier's
+   * keywords past the 26th).
+   */
+  record Keyword(char letter, String name) {}
+
+  /**
+   * The flags of a file name's info and the keywords the message carries. {@code $Forwarded} and
+   * {@code $MDNSent} are Zimbra's forwarded and notified flags, as they are over IMAP; a junk
+   * filter's verdict ({@code $NotJunk}) is no tag, but kept for export with the others ({@link
+   * #KEYWORDS_ATTR}); every other keyword is a tag of its name.
+   */
+  static State stateWith(String fileName, List<Keyword> keywords) {
+    String flags = flags(fileName);
+    if (keywords.isEmpty()) {
       return new State(flags, List.of(), null);
     }
     StringBuilder zimbra = new StringBuilder(flags);
     List<String> tags = new ArrayList<>();
     StringBuilder named = new StringBuilder();
-    for (int i = info; i < fileName.length(); i++) {
-      int index = fileName.charAt(i) - 'a';
-      if (index < 0 || index >= 26 || index >= keywordTable.size()) {
-        continue;
+    for (Keyword keyword : keywords) {
+      if (keyword.letter() != 0) {
+        named.append(named.isEmpty() ? "" : "\n").append(keyword.letter()).append(keyword.name());
       }
-      String keyword = keywordTable.get(index);
-      if (keyword == null) {
-        continue;
-      }
-      named.append(named.isEmpty() ? "" : "\n").append(fileName.charAt(i)).append(keyword);
-      char flag = Keywords.flagOf(keyword);
+      char flag = Keywords.flagOf(keyword.name());
       if (flag != 0) {
         if (zimbra.indexOf(String.valueOf(flag)) < 0) {
           zimbra.append(flag);
         }
         continue;
       }
-      String tag = Keywords.isJunkVerdict(keyword) ? null : TextRules.tagName(keyword);
+      String tag =
+          Keywords.isJunkVerdict(keyword.name()) ? null : TextRules.tagName(keyword.name());
       if (tag != null && !tags.contains(tag)) {
         tags.add(tag);
       }
@@ -243,6 +264,14 @@ public final class MaildirNames {
       size = Math.max(size, index + 1);
     }
     return Arrays.asList(Arrays.copyOf(table, size));
+  }
+
+  /**
+   * A file name without its info ({@code 1700000000.M1P2.host:2,S}: {@code 1700000000.M1P2.host}).
+   */
+  static String baseName(String fileName) {
+    int info = infoStart(fileName);
+    return info < 0 ? fileName : fileName.substring(0, info - 3);
   }
 
   /** Where the letters of a file name's info start ({@code :2,} or {@code ;2,}), or -1. */
