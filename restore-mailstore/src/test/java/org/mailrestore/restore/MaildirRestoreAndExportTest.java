@@ -313,6 +313,7 @@ class MaildirRestoreAndExportTest {
     write(gina.resolve("cur/1000.M1P1.host:2,S"), "Subject: listed\n\nbody\n");
     write(gina.resolve("cur/1001.M2P1.host:2,S"), "Subject: updated\n\nbody\n");
     write(gina.resolve("cur/1002.M3P1.host:2,S"), "Subject: cleared\n\nbody\n");
+    write(gina.resolve("new/.noindex"), ""); // mu's marker: no message in a Maildir
     StringBuilder many = new StringBuilder();
     for (int i = 0; i < 30; i++) {
       many.append("K").append(i).append('\n');
