@@ -217,11 +217,19 @@ final class MboxItems extends PassingItemStream {
     return tags;
   }
 
-  /** Epoch milliseconds of a separator line's date, or null. */
+  /** {@code <date>[T ]<time>[zone]} of an ISO 8601 separator date. */
+  private static final Pattern ISO_DATE =
+      Pattern.compile(
+          "(\\d{4}-\\d{2}-\\d{2})[T ](\\d{2}:\\d{2}(?::\\d{2})?)(Z|[+-]\\d{2}:?\\d{2})?");
+
+  /**
+   * Epoch milliseconds of a separator line's date (asctime's, or the RFC 5322 and ISO 8601 forms
+   * some exporters write), or null.
+   */
   static Long separatorDate(String separator) {
     Matcher m = SEPARATOR_DATE.matcher(separator);
     if (!m.find()) {
-      return null;
+      return otherSeparatorDate(separator);
     }
     try {
       LocalDateTime t =
@@ -234,6 +242,33 @@ final class MboxItems extends PassingItemStream {
           zone == null
               ? ZoneOffset.UTC
               : ZoneOffset.of(zone.substring(0, 3) + ":" + zone.substring(3));
+      return t.toInstant(offset).toEpochMilli();
+    } catch (java.time.DateTimeException e) {
+      return null;
+    }
+  }
+
+  private static Long otherSeparatorDate(String separator) {
+    String[] words = separator.split("\\s+", 3);
+    if (words.length < 3) {
+      return null;
+    }
+    Long rfc5322 = MessageHeaders.parseDate(words[2]);
+    if (rfc5322 != null) {
+      return rfc5322;
+    }
+    Matcher iso = ISO_DATE.matcher(words[2]);
+    if (!iso.lookingAt()) {
+      return null;
+    }
+    try {
+      LocalDateTime t = LocalDateTime.parse(iso.group(1) + "T" + iso.group(2));
+      String zone = iso.group(3);
+      ZoneOffset offset =
+          zone == null || zone.equals("Z")
+              ? ZoneOffset.UTC
+              : ZoneOffset.of(
+                  zone.length() == 5 ? zone.substring(0, 3) + ":" + zone.substring(3) : zone);
       return t.toInstant(offset).toEpochMilli();
     } catch (java.time.DateTimeException e) {
       return null;

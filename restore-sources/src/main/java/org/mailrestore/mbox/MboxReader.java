@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.regex.Pattern;
 
 /**
  * Splits an mbox stream into its messages, one pass, bounded memory: a {@code From } line starts a
@@ -34,6 +35,8 @@ final class MboxReader implements AutoCloseable {
   private Start next; // the separator already read: the next message's start
   private boolean started;
   private String firstShape; // the first separator's, when it is one word: such lines are too
+  // The first separator's date form, when not asctime's (RFC 5322, ISO 8601): such lines are too.
+  private Pattern firstDateForm;
   private boolean lineStart =
       true; // the position is at the start of a line (not inside a long one)
   private long keep = -1; // a file offset the buffer must keep while looking ahead, or -1
@@ -65,6 +68,7 @@ final class MboxReader implements AutoCloseable {
       }
       next = readSeparator();
       firstShape = SeparatorLine.shape(next.separator());
+      firstDateForm = SeparatorLine.otherDateForm(next.separator());
     }
     if (next == null) {
       return null;
@@ -213,8 +217,10 @@ final class MboxReader implements AutoCloseable {
    * Whether the {@code From } line at the position separates messages: it has a separator's form
    * ({@code From <sender> <date>}), or it is, like this file's first separator, a {@code From} and
    * a single word of the same shape: Netscape's and Thunderbird's {@code From -}, Google Takeout's
-   * {@code From 1844347792267117879@xxx}. Any other {@code From } line is text a writer failed to
-   * quote (as in "From Russia with love").
+   * {@code From 1844347792267117879@xxx}, or a sender and a date in the same other form as the
+   * first separator's ({@code From a@b Mon, 13 Feb 2006 10:00:00 +0100}, {@code From a@b
+   * 2006-02-13T10:00:00Z}). Any other {@code From } line is text a writer failed to quote (as in
+   * "From Russia with love").
    */
   private boolean isSeparator() throws IOException {
     int lineLength = lineLength();
@@ -223,6 +229,9 @@ final class MboxReader implements AutoCloseable {
     }
     String line = text(lineLength);
     if (firstShape != null && firstShape.equals(SeparatorLine.shape(line))) {
+      return true;
+    }
+    if (firstDateForm != null && firstDateForm.matcher(line).matches()) {
       return true;
     }
     return SeparatorLine.hasDateForm(line);

@@ -117,6 +117,47 @@ class MboxReaderTest {
         .containsExactly(bytes("Subject: a\n\nno ending"), bytes("Subject: b\n\nb"));
   }
 
+  /**
+   * Some exporters write an RFC 5322 or ISO 8601 date where asctime's belongs: a file whose first
+   * separator has such a date is separated by lines of that form, and only that form.
+   */
+  @Test
+  void separatorsWithTheFirstSeparatorsOtherDateFormAreRead() throws IOException {
+    for (String first :
+        List.of(
+            "From alice@example.org Mon, 13 Feb 2006 10:00:00 +0100",
+            "From alice@example.org 13 Feb 2006 10:00:00 GMT",
+            "From alice@example.org 2006-02-13T10:00:00Z",
+            "From alice@example.org 2006-02-13 10:00:00")) {
+      String second = first.replace("13", "14");
+      byte[] mbox =
+          bytes(
+              first
+                  + "\nSubject: a\n\nFrom Russia with love\n\n"
+                  + second
+                  + "\nSubject: b\n\nFrom bob 2006-02-14 and Tue, 14 Feb 2006 10:00 too\n\n");
+      assertThat(read(mbox, MboxDialect.MBOXRD))
+          .as(first)
+          .containsExactly(
+              bytes("Subject: a\n\nFrom Russia with love\n"),
+              bytes("Subject: b\n\nFrom bob 2006-02-14 and Tue, 14 Feb 2006 10:00 too\n"));
+    }
+    // In a file of asctime separators, a line of another date form is text.
+    byte[] asctime =
+        bytes(
+            SEP
+                + "\nSubject: a\n\nFrom bob Mon, 13 Feb 2006 10:00:00 +0100\n\n"
+                + SEP
+                + "\nSubject: b\n\nb\n");
+    assertThat(read(asctime, MboxDialect.MBOXRD)).hasSize(2);
+    assertThat(MboxItems.separatorDate("From a@b Mon, 13 Feb 2006 10:00:00 +0100"))
+        .isEqualTo(1_139_821_200_000L);
+    assertThat(MboxItems.separatorDate("From a@b 2006-02-13T09:00:00Z"))
+        .isEqualTo(1_139_821_200_000L);
+    assertThat(MboxItems.separatorDate("From a@b 2006-02-13 10:00:00+0100"))
+        .isEqualTo(1_139_821_200_000L);
+  }
+
   @Test
   void netscapeSeparatorsWithoutADateAndAByteOrderMarkAreRead() throws IOException {
     byte[] mbox =
