@@ -105,15 +105,15 @@ class MaildirRestoreAndExportTest {
     try (RestoreFixture f = new RestoreFixture(dir.resolve("volume"))) {
       OperationSummary summary =
           f.restore(new RestoreRequest(source, null, null, null, null, null, null, 0, 0, null));
-      // The symbolic link is reported, not followed; everything else is restored.
+      // The symbolic link is reported, not followed, and the directory that cannot be a user is
+      // an account that failed; everything else is restored.
       assertThat(summary.state()).as(summary.message()).isEqualTo(OperationState.PARTIAL);
       assertThat(f.engine.bookkeeping().failures().list(summary.id(), 0, 10))
-          .singleElement()
-          .satisfies(failure -> {
-            assertThat(failure.reason()).isEqualTo("SOURCE_UNREADABLE");
-            assertThat(failure.location()).isEqualTo("inbox/link.");
-          });
-      assertThat(summary.counts().accounts()).isEqualTo(2);
+          .extracting(failure -> failure.reason() + " " + failure.location())
+          .containsExactlyInAnyOrder(
+              "SOURCE_UNREADABLE inbox/link.", "ACCOUNT_UNREADABLE Bad Name/");
+      assertThat(summary.counts().accounts()).as("anna, ben and the one that failed").isEqualTo(3);
+      assertThat(summary.counts().accountsFailed()).isOne();
       // anna: 5 messages, folders Work, Projects, Empty; ben: 4 messages, folders sub, projects,
       // empty_dir
       assertThat(summary.counts().itemsRestored()).isEqualTo(5 + 3 + 4 + 3);
@@ -290,6 +290,37 @@ class MaildirRestoreAndExportTest {
       TreeSet<String> danaDirs = directories(dana, true);
       danaDirs.remove("courierimapkeywords");
       assertThat(directories(dir.resolve("out/dana"), true)).isEqualTo(danaDirs);
+    }
+  }
+
+  /**
+   * A root of domain directories ({@code /var/vmail/<domain>/<user>}) restores every user in its
+   * domain; a directory that cannot be an account is recorded as a failed account, with the reason.
+   */
+  @Test
+  void aTreeOfDomainsRestoresEachUserInItsDomainAndReportsTheRest() throws Exception {
+    Path vmail = dir.resolve("vmail");
+    write(vmail.resolve("example.org/alice/Maildir/cur/1.M1.host:2,S"), "Subject: a\n\nbody\n");
+    write(vmail.resolve("example.net/bob/cur/2.M2.host:2,S"), "Subject: b\n\nbody\n");
+    write(vmail.resolve("example.net/Bob Two/cur/3.M3.host:2,S"), "Subject: c\n\nbody\n");
+    Files.createDirectories(vmail.resolve("lost+found"));
+    SourceSpec source = MaildirSourceKind.ofDomains(vmail, "auto");
+    try (RestoreFixture f = new RestoreFixture(dir.resolve("volume"))) {
+      OperationSummary summary =
+          f.restore(new RestoreRequest(source, null, null, null, null, null, null, 0, 0, null));
+      assertThat(summary.state()).as(summary.message()).isEqualTo(OperationState.PARTIAL);
+      assertThat(
+              f.string(
+                  "SELECT GROUP_CONCAT(a.name, ':', d.name ORDER BY a.name) FROM account a"
+                      + " JOIN domain d ON d.id = a.domain_id"))
+          .isEqualTo("alice@example.org:example.org,bob@example.net:example.net");
+      assertThat(f.count("SELECT COUNT(*) FROM mail_item WHERE type = 5")).isEqualTo(2);
+      assertThat(f.engine.bookkeeping().failures().list(summary.id(), 0, 10))
+          .singleElement()
+          .satisfies(failure -> {
+            assertThat(failure.location()).isEqualTo("example.net/Bob Two/");
+            assertThat(failure.detail()).contains("local part");
+          });
     }
   }
 

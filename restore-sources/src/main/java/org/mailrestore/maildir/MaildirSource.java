@@ -33,22 +33,25 @@ import org.mailrestore.source.SourceProblem;
 
 /**
  * A tree of mailboxes read as a source: each directory under the root is a user, restored as the
- * account {@code <directory>@<domain>}. An account's folders come from its directories alone; its
- * messages are read as the item stream passes them (hashed for their digest, their headers parsed),
- * and read again from their files when their blobs are copied. The account references name the tree
- * by its absolute path, so restoring the same tree again (from the same path) skips what is
- * restored.
+ * account {@code <directory>@<domain>}; or each is a domain holding its users' directories, as
+ * Postfix and Dovecot keep virtual mailboxes ({@code /var/vmail/<domain>/<user>}), each restored as
+ * {@code <user>@<domain>}. An account's folders come from its directories alone; its messages are
+ * read as the item stream passes them (hashed for their digest, their headers parsed), and read
+ * again from their files when their blobs are copied. The account references name the tree by its
+ * absolute path, so restoring the same tree again (from the same path) skips what is restored.
  */
 public final class MaildirSource implements MailSource {
 
   private static final String ACCOUNT_LOCATION = "account";
 
   private final Path root;
-  private final String domain;
+  private final String domain; // null when each directory of the root is a domain
   private final MaildirLayout layout;
   private final String serverId;
-  private final Map<String, Path> users = new TreeMap<>();
-  private final List<String> leftOut = new ArrayList<>();
+  private final Map<String, Path> users = new TreeMap<>(); // account id to its directory
+  // A directory that cannot be restored, by its path under the root, with the reason: each is
+  // reported as an account that failed, so that no mailbox is passed over in silence.
+  private final Map<String, String> leftOut = new TreeMap<>();
   private final Map<String, MaildirAccount> accounts = new ConcurrentHashMap<>();
   private final MaildirBlobSource blobs = new MaildirBlobSource();
   private final BlobSource readBlobs;
@@ -68,7 +71,24 @@ public final class MaildirSource implements MailSource {
   public MaildirSource(
       Path root, String domain, MaildirLayout layout, UnaryOperator<BlobSource> decorate)
       throws IOException {
-    this(root, domain, null, layout, decorate);
+    this(root, requireDomain(domain), null, layout, decorate);
+  }
+
+  /**
+   * A tree whose root holds one directory per domain, each holding one directory per user ({@code
+   * /var/vmail/<domain>/<user>}): each user is restored as {@code <user>@<domain>}.
+   */
+  public static MaildirSource ofDomains(
+      Path root, MaildirLayout layout, UnaryOperator<BlobSource> decorate) throws IOException {
+    return new MaildirSource(root, null, null, layout, decorate);
+  }
+
+  private static String requireDomain(String domain) {
+    if (domain == null) {
+      throw new IllegalArgumentException(
+          "a tree of users needs their domain (such as example.org)");
+    }
+    return domain;
   }
 
   /**
@@ -99,8 +119,8 @@ public final class MaildirSource implements MailSource {
     if (!Files.isDirectory(this.root)) {
       throw new NoSuchFileException(this.root + " is not a directory");
     }
-    this.domain = domain.toLowerCase(Locale.ROOT);
-    if (!MaildirNames.isDomainName(this.domain)) {
+    this.domain = domain == null ? null : domain.toLowerCase(Locale.ROOT);
+    if (domain != null && !MaildirNames.isDomainName(this.domain)) {
       throw new IllegalArgumentException(
           "\"" + domain + "\" is not a domain name (such as example.org)");
     }
@@ -109,8 +129,22 @@ public final class MaildirSource implements MailSource {
     if (onlyAddress != null) {
       users.put(onlyAddress.substring(0, onlyAddress.indexOf('@')), this.root);
       identity += "\n" + onlyAddress;
+    } else if (this.domain != null) {
+      refuseOneUser();
+      listUsers(this.root, null, "");
     } else {
-      listUsers();
+      refuseOneUser();
+      listDomains();
+      identity += "\n*";
+    }
+    if (users.isEmpty()) {
+      throw new IOException(
+          "no user directories in "
+              + this.root
+              + (this.domain == null
+                  ? " (one directory per domain, each holding one directory per user)"
+                  : " (one directory per user, each a Maildir or a tree of folders)")
+              + (leftOut.isEmpty() ? "" : "; left out: " + String.join("; ", leftOut())));
     }
     this.serverId =
         "maildir-"
@@ -119,58 +153,88 @@ public final class MaildirSource implements MailSource {
                 .substring(0, 16);
   }
 
-  private void listUsers() throws IOException {
+  /** Refuses a root that is one user's home or Maildir, naming the option that restores it. */
+  private void refuseOneUser() throws IOException {
+    String hint =
+        " name its account (--maildir-account alice@"
+            + (domain == null ? "example.org" : domain)
+            + ", options.account), or give the directory that holds one directory per user";
     Path maildir = this.root.resolve("Maildir");
     if (Files.isDirectory(maildir.resolve("cur")) && Files.isDirectory(maildir.resolve("new"))) {
       // Its Maildir would be taken for a user of that name, and any other directory for another.
-      throw new IOException(
-          this.root
-              + " is one user's home (it holds Maildir/): name its account"
-              + " (--maildir-account alice@"
-              + this.domain
-              + ", options.account), or give the directory that holds one directory per user");
+      throw new IOException(this.root + " is one user's home (it holds Maildir/):" + hint);
     }
     if (Files.isDirectory(this.root.resolve("cur"))
         && Files.isDirectory(this.root.resolve("new"))) {
       // Its cur/, new/ and tmp/ would be taken for users, and its folders left out.
-      throw new IOException(
-          this.root
-              + " is one user's Maildir (it has cur/ and new/): name its account"
-              + " (--maildir-account alice@"
-              + this.domain
-              + ", options.account), or give the directory that holds one directory per user");
-    }
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(this.root)) {
-      for (Path entry : entries) {
-        String name = entry.getFileName().toString();
-        if (Files.isSymbolicLink(entry)) {
-          leftOut.add(name + ": a symbolic link; links are not followed");
-          continue;
-        }
-        if (!Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
-          continue; // files next to the users (a manifest, checksums) are not mail
-        }
-        String id = name.toLowerCase(Locale.ROOT);
-        if (!MaildirNames.isLocalPart(id) || name.startsWith(".")) {
-          leftOut.add(
-              name + ": cannot be an address's local part (letters, digits and ._+=- only)");
-        } else if (users.putIfAbsent(id, entry) != null) {
-          leftOut.add(name + ": another user directory has the same name in lower case");
-        }
-      }
-    }
-    if (users.isEmpty()) {
-      throw new IOException(
-          "no user directories in "
-              + this.root
-              + " (one directory per user, each a Maildir or a tree of folders)"
-              + (leftOut.isEmpty() ? "" : "; left out: " + String.join("; ", leftOut)));
+      throw new IOException(this.root + " is one user's Maildir (it has cur/ and new/):" + hint);
     }
   }
 
-  /** User directories that are not restored, with the reason. */
+  /** Each directory of the root is a domain, holding its users' directories. */
+  private void listDomains() throws IOException {
+    for (Path entry : directories(this.root, "")) {
+      String name = entry.getFileName().toString();
+      String lower = name.toLowerCase(Locale.ROOT);
+      if (!MaildirNames.isDomainName(lower)) {
+        leftOut.put(name, "not a domain name; each directory of the root is a domain");
+      } else {
+        listUsers(entry, lower, name + "/");
+      }
+    }
+  }
+
+  /**
+   * The user directories of {@code dir}: account ids are their names in lower case, or, with a
+   * {@code domain}, their addresses in it ({@code where} prefixes the names left out).
+   */
+  private void listUsers(Path dir, String domain, String where) throws IOException {
+    for (Path entry : directories(dir, where)) {
+      String name = entry.getFileName().toString();
+      String local = name.toLowerCase(Locale.ROOT);
+      String id = domain == null ? local : local + "@" + domain;
+      if (!MaildirNames.isLocalPart(local)) {
+        leftOut.put(
+            where + name,
+            "cannot be an address's local part (letters, digits and ._+=- only): rename the"
+                + " directory, or restore it alone with --maildir-account");
+      } else if (users.putIfAbsent(id, entry) != null) {
+        leftOut.put(
+            where + name,
+            "another user directory has the same name in lower case: restore it alone with"
+                + " --maildir-account");
+      }
+    }
+  }
+
+  /**
+   * The directories of {@code dir} that may hold mail: symbolic links are left out (and listed);
+   * hidden directories ({@code .snapshot}) and {@code lost+found} are no one's.
+   */
+  private List<Path> directories(Path dir, String where) throws IOException {
+    List<Path> result = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        String name = entry.getFileName().toString();
+        if (name.startsWith(".") || name.equals("lost+found")) {
+          continue;
+        }
+        if (Files.isSymbolicLink(entry)) {
+          leftOut.put(where + name, "a symbolic link; links are not followed");
+        } else if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+          result.add(entry); // files next to the users (a manifest, checksums) are not mail
+        }
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Directories that are not restored, with the reason ({@code <path>: <reason>}); each is also an
+   * account that fails with it.
+   */
   public List<String> leftOut() {
-    return List.copyOf(leftOut);
+    return leftOut.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).toList();
   }
 
   @Override
@@ -185,7 +249,17 @@ public final class MaildirSource implements MailSource {
 
   @Override
   public List<Parsed<Domain>> domains() {
-    return List.of(new Parsed.Ok<>(Domain.active(domain), domain));
+    return users.keySet().stream()
+        .map(this::domainOf)
+        .distinct()
+        .map(d -> (Parsed<Domain>) new Parsed.Ok<>(Domain.active(d), d))
+        .toList();
+  }
+
+  /** An account's domain: its id's (a tree of domains), or the tree's. */
+  private String domainOf(String accountId) {
+    int at = accountId.indexOf('@');
+    return at < 0 ? domain : accountId.substring(at + 1);
   }
 
   @Override
@@ -200,12 +274,18 @@ public final class MaildirSource implements MailSource {
 
   @Override
   public List<String> accountIds() {
-    return List.copyOf(users.keySet());
+    List<String> ids = new ArrayList<>(users.keySet());
+    ids.addAll(leftOut.keySet());
+    return List.copyOf(ids);
   }
 
   @Override
   public Parsed<Account> account(String accountId) {
     String location = accountId + "/";
+    String reason = leftOut.get(accountId);
+    if (reason != null) {
+      return new Parsed.Failed<>(location, reason);
+    }
     if (!users.containsKey(accountId)) {
       return new Parsed.Failed<>(location, "no such user directory in " + root);
     }
@@ -223,16 +303,11 @@ public final class MaildirSource implements MailSource {
             attributes.put(MaildirNames.SYSTEM_DIR_ATTR_PREFIX + id, MaildirNames.encode(dir));
           }
         });
+    String accountDomain = domainOf(accountId);
+    String address = accountId.indexOf('@') < 0 ? accountId + "@" + accountDomain : accountId;
     return new Parsed.Ok<>(
         new Account(
-            accountId,
-            accountId + "@" + domain,
-            domain,
-            null,
-            "active",
-            false,
-            List.of(),
-            attributes),
+            accountId, address, accountDomain, null, "active", false, List.of(), attributes),
         location);
   }
 

@@ -20,6 +20,7 @@ public final class MaildirSourceKind implements SourceKind {
 
   public static final String NAME = "maildir";
   public static final String DOMAIN = "domain";
+  public static final String TREE = "tree";
   public static final String LAYOUT = "layout";
   public static final String ACCOUNT = "account";
 
@@ -30,8 +31,9 @@ public final class MaildirSourceKind implements SourceKind {
 
   @Override
   public String description() {
-    return "A tree of mailboxes: one directory per user, each becoming <directory>@<domain>; or"
-        + " one user's mailbox as the account named";
+    return "A tree of mailboxes: one directory per user, each becoming <directory>@<domain>, or"
+        + " one per domain holding its users (/var/vmail/<domain>/<user>); or one user's mailbox"
+        + " as the account named";
   }
 
   @Override
@@ -49,6 +51,13 @@ public final class MaildirSourceKind implements SourceKind {
     return List.of(
         KindOption.optional(
             DOMAIN, "The domain of the accounts, such as example.org (a tree of users)"),
+        KindOption.choice(
+            TREE,
+            "What the directories of the root are: users (each <directory>@<domain>) or domains,"
+                + " each holding its users' directories as /var/vmail/<domain>/<user> (each"
+                + " <user>@<domain>; no domain option then)",
+            "users",
+            List.of("users", "domains")),
         KindOption.optional(
             ACCOUNT,
             "The directory is one user's mailbox (~alice/Maildir), restored as this account, such"
@@ -65,7 +74,18 @@ public final class MaildirSourceKind implements SourceKind {
   public void check(SourceSpec spec, FieldProblems problems) {
     String domain = spec.option(DOMAIN);
     String account = spec.option(ACCOUNT);
-    if (account != null) {
+    if (domains(spec)) {
+      if (domain != null) {
+        problems.add(
+            "source.options." + DOMAIN,
+            "is not given with options.tree=domains: each domain is its directory's name");
+      }
+      if (account != null) {
+        problems.add(
+            "source.options." + ACCOUNT,
+            "names one user's mailbox; options.tree=domains is a tree of domains");
+      }
+    } else if (account != null) {
       if (!TextRules.isAddress(account.toLowerCase(Locale.ROOT))) {
         problems.add(
             "source.options." + ACCOUNT,
@@ -79,8 +99,8 @@ public final class MaildirSourceKind implements SourceKind {
     } else if (domain == null) {
       problems.add(
           "source.options." + DOMAIN,
-          "is required: the domain of the tree's users (or options.account for one user's"
-              + " mailbox)");
+          "is required: the domain of the tree's users (or options.tree=domains for a root of"
+              + " domain directories, options.account for one user's mailbox)");
     } else if (!MaildirNames.isDomainName(domain)) {
       problems.add(
           "source.options." + DOMAIN,
@@ -96,8 +116,12 @@ public final class MaildirSourceKind implements SourceKind {
         + spec.option(LAYOUT)
         + (spec.option(ACCOUNT) != null
             ? ", as " + spec.option(ACCOUNT)
-            : ", @" + spec.option(DOMAIN))
+            : domains(spec) ? ", a directory per domain" : ", @" + spec.option(DOMAIN))
         + ")";
+  }
+
+  private static boolean domains(SourceSpec spec) {
+    return "domains".equals(spec.option(TREE));
   }
 
   @Override
@@ -105,8 +129,11 @@ public final class MaildirSourceKind implements SourceKind {
     MaildirLayout layout = MaildirLayout.parse(spec.option(LAYOUT));
     UnaryOperator<BlobSource> decorate = blobs -> context.decorate(blobs, NAME);
     Path location = Path.of(spec.location());
-    return spec.option(ACCOUNT) != null
-        ? MaildirSource.oneUser(location, spec.option(ACCOUNT), layout, decorate)
+    if (spec.option(ACCOUNT) != null) {
+      return MaildirSource.oneUser(location, spec.option(ACCOUNT), layout, decorate);
+    }
+    return domains(spec)
+        ? MaildirSource.ofDomains(location, layout, decorate)
         : new MaildirSource(location, spec.option(DOMAIN), layout, decorate);
   }
 
@@ -116,6 +143,14 @@ public final class MaildirSourceKind implements SourceKind {
         NAME,
         dir.toAbsolutePath().normalize().toString(),
         Map.of(ACCOUNT, address, LAYOUT, layout));
+  }
+
+  /** A tree of domain directories, each holding one directory per user, as a source. */
+  public static SourceSpec ofDomains(Path root, String layout) {
+    return SourceSpec.of(
+        NAME,
+        root.toAbsolutePath().normalize().toString(),
+        Map.of(TREE, "domains", LAYOUT, layout));
   }
 
   /** A Maildir tree as a source. */

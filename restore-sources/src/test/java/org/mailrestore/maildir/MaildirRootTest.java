@@ -125,4 +125,68 @@ class MaildirRootTest {
         .isInstanceOf(IOException.class)
         .hasMessageContaining("is one user's home (it holds Maildir/): name its account");
   }
+
+  /**
+   * Postfix and Dovecot keep virtual mailboxes as {@code /var/vmail/<domain>/<user>}: with
+   * options.tree=domains each user is restored in its directory's domain, and a directory that
+   * cannot be restored is an account that fails with the reason, never passed over in silence.
+   */
+  @Test
+  void aRootOfDomainDirectoriesRestoresEachUserInItsDomain() throws IOException {
+    Path vmail = dir.resolve("vmail");
+    Files.createDirectories(vmail.resolve("example.org/alice/Maildir/cur"));
+    Files.createDirectories(vmail.resolve("example.org/alice/Maildir/new"));
+    Files.writeString(
+        vmail.resolve("example.org/alice/Maildir/cur/1.host:2,S"), "Subject: a\n\nbody\n");
+    Files.createDirectories(vmail.resolve("Example.COM/bob/cur"));
+    Files.createDirectories(vmail.resolve("Example.COM/bob/new"));
+    Files.writeString(vmail.resolve("Example.COM/bob/new/2.host"), "Subject: b\n\nbody\n");
+    Files.createDirectories(vmail.resolve("example.org/John Smith/cur"));
+    Files.createDirectories(vmail.resolve("not-a-domain/carol/cur"));
+    Files.createDirectories(vmail.resolve("lost+found"));
+    Files.createDirectories(vmail.resolve(".snapshot/hourly.0"));
+    Files.writeString(vmail.resolve("README"), "not mail\n");
+
+    MaildirSource tree = MaildirSource.ofDomains(vmail, MaildirLayout.AUTO, b -> b);
+    assertThat(tree.accountIds())
+        .containsExactly(
+            "alice@example.org", "bob@example.com", "example.org/John Smith", "not-a-domain");
+    assertThat(tree.account("bob@example.com"))
+        .isInstanceOfSatisfying(
+            Parsed.Ok.class,
+            ok -> {
+              Account bob = (Account) ok.value();
+              assertThat(bob.name()).isEqualTo("bob@example.com");
+              assertThat(bob.domain()).isEqualTo("example.com");
+            });
+    assertThat(tree.domains())
+        .extracting(d -> ((Parsed.Ok<?>) d).location())
+        .containsExactly("example.org", "example.com");
+    assertThat(tree.account("example.org/John Smith"))
+        .isInstanceOfSatisfying(
+            Parsed.Failed.class,
+            failed -> assertThat(failed.reason()).contains("local part").contains("rename"));
+    assertThat(tree.account("not-a-domain"))
+        .isInstanceOfSatisfying(
+            Parsed.Failed.class,
+            failed -> assertThat(failed.reason()).contains("not a domain name"));
+    assertThat(messages(tree, "alice@example.org")).containsExactly("2 a");
+    // A tree of users reports its left-out directories as failed accounts too.
+    MaildirSource users =
+        new MaildirSource(vmail.resolve("example.org"), "example.org", MaildirLayout.AUTO);
+    assertThat(users.accountIds()).containsExactly("alice", "John Smith");
+    assertThat(users.account("John Smith")).isInstanceOf(Parsed.Failed.class);
+
+    FieldProblems problems = new FieldProblems();
+    MaildirSourceKind kind = new MaildirSourceKind();
+    kind.check(SourceSpec.of("maildir", vmail.toString(), Map.of("tree", "domains")), problems);
+    assertThat(problems.list()).isEmpty();
+    kind.check(
+        SourceSpec.of(
+            "maildir", vmail.toString(), Map.of("tree", "domains", "domain", "example.org")),
+        problems);
+    assertThat(problems.list())
+        .extracting(FieldProblems.Problem::field)
+        .containsExactly("source.options.domain");
+  }
 }
