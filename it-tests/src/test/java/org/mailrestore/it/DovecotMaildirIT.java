@@ -7,13 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.TreeMap;
 import java.util.stream.Stream;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -98,9 +95,10 @@ class DovecotMaildirIT {
 
     TestDatabase db = own.database();
     Path volume = dir.resolve("volume");
-    Cli.Result restored = restoreOneUser(root.resolve("carl"), "carl@example.org", db, volume);
+    Cli.Result restored =
+        MaildirChecks.restoreOneUser(root.resolve("carl"), "carl@example.org", db, volume);
 
-    assertThat(messages(db.dataSource()))
+    assertThat(MaildirChecks.messages(db.dataSource()))
         .as(restored.out())
         .containsEntry("draft", "Entwürfe | " + Flags.FORWARDED + " | Lists-Linux,Work")
         .containsEntry("nested", "R&D-Team | " + Flags.UNREAD + " | ")
@@ -179,8 +177,9 @@ class DovecotMaildirIT {
 
     TestDatabase db = own.database();
     Cli.Result restored =
-        restoreOneUser(root.resolve("dana"), "dana@example.org", db, dir.resolve("volume"));
-    assertThat(messages(db.dataSource()))
+        MaildirChecks.restoreOneUser(
+            root.resolve("dana"), "dana@example.org", db, dir.resolve("volume"));
+    assertThat(MaildirChecks.messages(db.dataSource()))
         .as(restored.out())
         .containsEntry("fs deep", "2023 | " + Flags.UNREAD + " | ")
         .containsEntry("fs draft", "Entwürfe | 0 | ")
@@ -258,8 +257,9 @@ class DovecotMaildirIT {
 
     TestDatabase db = own.database();
     Cli.Result restored =
-        restoreOneUser(root.resolve("erin"), "erin@example.org", db, dir.resolve("volume"));
-    assertThat(messages(db.dataSource()))
+        MaildirChecks.restoreOneUser(
+            root.resolve("erin"), "erin@example.org", db, dir.resolve("volume"));
+    assertThat(MaildirChecks.messages(db.dataSource()))
         .as(restored.out())
         .containsEntry("saved as gz", "Inbox | " + Flags.UNREAD + " | ")
         .containsEntry("saved as zstd", "Inbox | " + Flags.UNREAD + " | ")
@@ -282,46 +282,5 @@ class DovecotMaildirIT {
 
   private static String hex(String ascii) {
     return HexFormat.of().formatHex(ascii.getBytes(StandardCharsets.US_ASCII));
-  }
-
-  /** Restores one user's Maildir through the CLI as {@code account}; it must succeed. */
-  private static Cli.Result restoreOneUser(
-      Path maildir, String account, TestDatabase db, Path volume) throws Exception {
-    Cli.Result restored =
-        Cli.run(
-            Cli.args(
-                List.of(
-                    "restore",
-                    "run",
-                    "--maildir",
-                    maildir.toString(),
-                    "--maildir-account",
-                    account),
-                Cli.store(db, volume)));
-    assertThat(restored.exitCode()).as(restored.out() + restored.err()).isZero();
-    return restored;
-  }
-
-  /** Subject to "folder | flags | tags" of every message restored. */
-  private static TreeMap<String, String> messages(DataSource ds) throws SQLException {
-    TreeMap<String, String> result = new TreeMap<>();
-    try (Connection c = ds.getConnection();
-        var s = c.createStatement();
-        var rs =
-            s.executeQuery(
-                "SELECT i.subject, f.name, i.flags, (SELECT GROUP_CONCAT(t.name ORDER BY t.name)"
-                    + " FROM tagged_item ti JOIN tag t ON t.mailbox_id = ti.mailbox_id"
-                    + " AND t.id = ti.tag_id WHERE ti.mailbox_id = i.mailbox_id"
-                    + " AND ti.item_id = i.id) FROM mail_item i JOIN mail_item f"
-                    + " ON f.mailbox_id = i.mailbox_id AND f.id = i.folder_id WHERE i.type = 5")) {
-      while (rs.next()) {
-        List<String> parts = new ArrayList<>();
-        parts.add(rs.getString(2));
-        parts.add(String.valueOf(rs.getInt(3)));
-        parts.add(rs.getString(4) == null ? "" : rs.getString(4));
-        result.put(rs.getString(1), String.join(" | ", parts));
-      }
-    }
-    return result;
   }
 }
