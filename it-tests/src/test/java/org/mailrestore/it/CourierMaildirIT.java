@@ -8,7 +8,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -97,18 +96,7 @@ class CourierMaildirIT {
                 "archived", "Archive | 0 | Old"));
 
     Path out = dir.resolve("export");
-    Cli.Result exported =
-        Cli.run(
-            Cli.args(
-                List.of(
-                    "export",
-                    "maildir",
-                    "--account",
-                    "dora@example.org",
-                    "--out",
-                    out.resolve("dora").toString()),
-                Cli.database(db)));
-    assertThat(exported.exitCode()).as(exported.out() + exported.err()).isZero();
+    MaildirChecks.exportOneUser("dora@example.org", db, out.resolve("dora"));
     assertThat(Files.readAllLines(out.resolve("dora/dovecot-keywords")))
         .as("Courier's keywords as Dovecot's, the junk filter's verdict kept")
         .anyMatch(line -> line.endsWith(" Work"))
@@ -125,19 +113,15 @@ class CourierMaildirIT {
     dovecot.addUser(user);
     dovecot.handOver(out);
     String at = "mail_location=maildir:" + out.resolve("dora");
-    for (List<String> query :
-        List.of(
-            List.of("INBOX", "KEYWORD", "Work"),
-            List.of("INBOX", "KEYWORD", "$Forwarded"),
-            List.of("INBOX", "KEYWORD", "NonJunk"),
-            List.of("INBOX", "KEYWORD", "Project"),
-            List.of("Archive", "KEYWORD", "Old"))) {
-      List<String> args = new ArrayList<>(List.of("-o", at, "search", "-u", user, "mailbox"));
-      args.addAll(query);
-      assertThat(dovecot.doveadm(null, args.toArray(String[]::new)).lines().count())
-          .as("Dovecot finds the message Courier gave %s", query)
-          .isOne();
-    }
+    MaildirChecks.assertDovecotFindsOne(
+        dovecot,
+        at,
+        user,
+        List.of("INBOX", "KEYWORD", "Work"),
+        List.of("INBOX", "KEYWORD", "$Forwarded"),
+        List.of("INBOX", "KEYWORD", "NonJunk"),
+        List.of("INBOX", "KEYWORD", "Project"),
+        List.of("Archive", "KEYWORD", "Old"));
   }
 
   private static void message(Path file, String subject) throws IOException {

@@ -120,18 +120,7 @@ class DovecotMaildirIT {
     }
 
     Path out = dir.resolve("export");
-    Cli.Result exported =
-        Cli.run(
-            Cli.args(
-                List.of(
-                    "export",
-                    "maildir",
-                    "--account",
-                    "carl@example.org",
-                    "--out",
-                    out.resolve("carl").toString()),
-                Cli.database(db)));
-    assertThat(exported.exitCode()).as(exported.out() + exported.err()).isZero();
+    MaildirChecks.exportOneUser("carl@example.org", db, out.resolve("carl"));
     dovecot.handOver(out);
     String back = location(out);
     String listed = dovecot.doveadm(null, "-o", back, "mailbox", "list", "-u", USER);
@@ -140,20 +129,15 @@ class DovecotMaildirIT {
     String seen =
         dovecot.doveadm(null, "-o", back, "search", "-u", USER, "mailbox", "Tom & Jerry", "SEEN");
     assertThat(seen.lines().count()).as("Dovecot sees the exported message as read").isOne();
-    for (List<String> query :
-        List.of(
-            List.of("Entwürfe", "KEYWORD", "Lists/Linux"),
-            List.of("Entwürfe", "KEYWORD", "Work"),
-            List.of("Entwürfe", "KEYWORD", "$Forwarded"),
-            List.of("INBOX", "KEYWORD", "Important"),
-            List.of("INBOX", "KEYWORD", "$MDNSent"))) {
-      List<String> args = new ArrayList<>(List.of("-o", back, "search", "-u", USER, "mailbox"));
-      args.addAll(query);
-      String found = dovecot.doveadm(null, args.toArray(String[]::new));
-      assertThat(found.lines().count())
-          .as("Dovecot finds the exported message by %s", query)
-          .isOne();
-    }
+    MaildirChecks.assertDovecotFindsOne(
+        dovecot,
+        back,
+        USER,
+        List.of("Entwürfe", "KEYWORD", "Lists/Linux"),
+        List.of("Entwürfe", "KEYWORD", "Work"),
+        List.of("Entwürfe", "KEYWORD", "$Forwarded"),
+        List.of("INBOX", "KEYWORD", "Important"),
+        List.of("INBOX", "KEYWORD", "$MDNSent"));
   }
 
   /**
@@ -187,18 +171,7 @@ class DovecotMaildirIT {
         .hasSize(3);
 
     Path out = dir.resolve("export");
-    Cli.Result exported =
-        Cli.run(
-            Cli.args(
-                List.of(
-                    "export",
-                    "maildir",
-                    "--account",
-                    "dana@example.org",
-                    "--out",
-                    out.resolve("dana").toString()),
-                Cli.database(db)));
-    assertThat(exported.exitCode()).as(exported.out() + exported.err()).isZero();
+    MaildirChecks.exportOneUser("dana@example.org", db, out.resolve("dana"));
     dovecot.handOver(out);
     String back = "mail_location=maildir:" + out.resolve("dana") + ":LAYOUT=fs";
     assertThat(dovecot.doveadm(null, "-o", back, "mailbox", "list", "-u", user).lines().toList())

@@ -7,8 +7,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import javax.sql.DataSource;
+import org.mailrestore.testkit.DovecotServer;
 import org.mailrestore.testkit.TestDatabase;
 
 /** What the tests of Maildirs real servers wrote share: a CLI restore, and what it restored. */
@@ -35,7 +37,7 @@ final class MaildirChecks {
   }
 
   /** Subject to "folder | flags | tags" of every message restored. */
-  static TreeMap<String, String> messages(DataSource ds) throws SQLException {
+  static Map<String, String> messages(DataSource ds) throws SQLException {
     TreeMap<String, String> result = new TreeMap<>();
     try (Connection c = ds.getConnection();
         var s = c.createStatement();
@@ -55,5 +57,32 @@ final class MaildirChecks {
       }
     }
     return result;
+  }
+
+  /** Exports {@code account} through the CLI as a Maildir into {@code out}; it must succeed. */
+  static void exportOneUser(String account, TestDatabase db, Path out) throws Exception {
+    Cli.Result exported =
+        Cli.run(
+            Cli.args(
+                List.of("export", "maildir", "--account", account, "--out", out.toString()),
+                Cli.database(db)));
+    assertThat(exported.exitCode()).as(exported.out() + exported.err()).isZero();
+  }
+
+  /**
+   * Has Dovecot search the Maildir at {@code location} ({@code mail_location=...}) as {@code user},
+   * once per query ({@code <mailbox> <search key>...}): each must find exactly one message.
+   */
+  @SafeVarargs
+  static void assertDovecotFindsOne(
+      DovecotServer dovecot, String location, String user, List<String>... queries)
+      throws Exception {
+    for (List<String> query : queries) {
+      List<String> args = new ArrayList<>(List.of("-o", location, "search", "-u", user, "mailbox"));
+      args.addAll(query);
+      assertThat(dovecot.doveadm(null, args.toArray(String[]::new)).lines().count())
+          .as("Dovecot finds one message by %s", query)
+          .isOne();
+    }
   }
 }
