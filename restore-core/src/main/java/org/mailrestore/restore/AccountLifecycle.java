@@ -173,12 +173,17 @@ final class AccountLifecycle {
     long count = 0;
     try (ItemStream stream = run.source().items(sourceId, EnumSet.allOf(ItemType.class))) {
       while (stream.hasNext()) {
-        if (stream.next() instanceof ItemEntry.Decoded d
-            && run.pointInTime().select(d.item()).isPresent()
+        if (!(stream.next() instanceof ItemEntry.Decoded d)) {
+          continue;
+        }
+        run.source().doneWithItems(sourceId, List.of(d.item())); // counted, never opened
+        if (run.pointInTime().select(d.item()).isPresent()
             && SystemFolder.byId(d.item().id()) == null) {
           count++;
         }
       }
+    } finally {
+      run.source().doneWith(sourceId);
     }
     records
         .books()

@@ -79,12 +79,14 @@ final class ClusterStream {
       while (stream.hasNext()) {
         ItemEntry entry = stream.next();
         if (!inScope(entry)) {
+          doneWith(List.of(new Read(entry, null, null, null)));
           continue;
         }
         if (entry instanceof ItemEntry.Decoded d && !carried.contains(d.item().type())) {
           if (run.pointInTime().select(d.item()).isPresent()) {
             leftOut.merge(d.item().type(), 1L, Long::sum);
           }
+          doneWith(List.of(new Read(entry, null, null, null)));
           continue;
         }
         boolean skipWhole = commit.isCommitted(seq + 1);
@@ -95,7 +97,9 @@ final class ClusterStream {
         batchBytes += declaredSize(entry);
         if (batch.size() >= clusterSize || batchBytes >= MAX_CLUSTER_BYTES) {
           seq++;
-          if (!commit.isCommitted(seq) && !submit(inFlight, seq, batch)) {
+          if (commit.isCommitted(seq)) {
+            doneWith(batch);
+          } else if (!submit(inFlight, seq, batch)) {
             return false;
           }
           batch = new ArrayList<>(clusterSize);
@@ -104,7 +108,9 @@ final class ClusterStream {
       }
       if (!batch.isEmpty()) {
         seq++;
-        if (!commit.isCommitted(seq) && !submit(inFlight, seq, batch)) {
+        if (commit.isCommitted(seq)) {
+          doneWith(batch);
+        } else if (!submit(inFlight, seq, batch)) {
           return false;
         }
       }
@@ -195,8 +201,30 @@ final class ClusterStream {
     if (run.cancel().raised()) {
       return false;
     }
-    inFlight.submit(() -> restoreCluster(seq, batch));
+    inFlight.submit(() -> {
+      try {
+        restoreCluster(seq, batch);
+      } finally {
+        doneWith(batch);
+      }
+    });
     return true;
+  }
+
+  /**
+   * Tells the source that these entries' blobs will not be opened again (stored, skipped, failed,
+   * or not taken), so that what it holds per item to serve them follows the clusters in flight.
+   */
+  private void doneWith(List<Read> reads) {
+    List<Item> items = new ArrayList<>(reads.size());
+    for (Read read : reads) {
+      if (read.entry() instanceof ItemEntry.Decoded d) {
+        items.add(d.item());
+      }
+    }
+    if (!items.isEmpty()) {
+      run.source().doneWithItems(sourceId, items);
+    }
   }
 
   private static long declaredSize(ItemEntry entry) {

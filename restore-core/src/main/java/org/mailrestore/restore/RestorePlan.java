@@ -134,6 +134,7 @@ public record RestorePlan(
           undecodable++;
           continue;
         }
+        source.doneWithItems(account.id(), List.of(d.item())); // counted, never opened
         Optional<Revision> state = pointInTime.select(d.item());
         if (state.isEmpty()
             || (!selection.items().isEmpty()

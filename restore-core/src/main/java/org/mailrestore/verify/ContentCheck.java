@@ -72,10 +72,14 @@ final class ContentCheck {
     }
     boolean allTypes = run.fidelity.contains(Fidelity.ALL_ITEM_TYPES);
     List<Item> batch = new ArrayList<>(BATCH);
+    List<Item> read = new ArrayList<>(BATCH);
     try (ItemStream stream = run.source.items(account.id(), ItemType.contents())) {
       while (stream.hasNext()) {
-        if (stream.next() instanceof ItemEntry.Decoded d
-            && run.options.pointInTime().select(d.item()).isPresent()
+        if (!(stream.next() instanceof ItemEntry.Decoded d)) {
+          continue;
+        }
+        read.add(d.item());
+        if (run.options.pointInTime().select(d.item()).isPresent()
             && (allTypes || d.item().type() == ItemType.MESSAGE)) {
           batch.add(d.item());
           hashPassing(d);
@@ -85,9 +89,15 @@ final class ContentCheck {
             passed.clear();
           }
         }
+        if (read.size() >= BATCH) {
+          // A verify opens no source blob (it compares digests): the source may let them go.
+          run.source.doneWithItems(account.id(), read);
+          read = new ArrayList<>(BATCH);
+        }
       }
     }
     verifyBatch(batch);
+    run.source.doneWithItems(account.id(), read);
     Set<String> backupTags = new HashSet<>();
     try (ItemStream stream = run.source.items(account.id(), EnumSet.of(ItemType.TAG))) {
       while (stream.hasNext()) {

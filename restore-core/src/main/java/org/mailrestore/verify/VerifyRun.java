@@ -4,8 +4,9 @@ import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -39,7 +40,22 @@ final class VerifyRun {
   private long excused;
   long items;
   long blobsChecked;
-  final Set<BlobDigest> blobsSeen = new HashSet<>();
+
+  /**
+   * Contents already read, so that each is read once: the most recent {@link #BLOBS_REMEMBERED}
+   * only, so that a verify of a whole server does not hold every digest it met (a content met again
+   * after that many others is read again).
+   */
+  final Set<BlobDigest> blobsSeen =
+      Collections.newSetFromMap(
+          new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<BlobDigest, Boolean> eldest) {
+              return size() > BLOBS_REMEMBERED;
+            }
+          });
+
+  static final int BLOBS_REMEMBERED = 100_000;
 
   /** Each selected source account's account in the target, by source account id. */
   final Map<String, RestoredAccount> targets = new HashMap<>();

@@ -13,6 +13,7 @@ import org.mailrestore.mail.ClassOfService;
 import org.mailrestore.mail.DistributionList;
 import org.mailrestore.mail.Domain;
 import org.mailrestore.mail.Grant;
+import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Parsed;
 
@@ -132,6 +133,11 @@ public final class CountedSource implements MailSource {
   @Override
   public void doneWith(String accountId) {
     delegate.doneWith(accountId);
+  }
+
+  @Override
+  public void doneWithItems(String accountId, List<Item> items) {
+    delegate.doneWithItems(accountId, items);
   }
 
   @Override

@@ -9,6 +9,7 @@ import org.mailrestore.mail.ClassOfService;
 import org.mailrestore.mail.DistributionList;
 import org.mailrestore.mail.Domain;
 import org.mailrestore.mail.Grant;
+import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Parsed;
 
@@ -95,6 +96,15 @@ public interface MailSource extends AutoCloseable {
    * progress, not the whole run.
    */
   default void doneWith(String accountId) {}
+
+  /**
+   * The caller is done with these items of an account, read from {@link #items}: their blobs will
+   * not be opened again for them (they are stored, skipped or failed). A source that holds
+   * something per item to serve their blobs lets it go, so its memory follows the items in flight,
+   * not the size of the account (a folder of a million messages). Items read and never passed here
+   * are let go by {@link #doneWith}.
+   */
+  default void doneWithItems(String accountId, List<Item> items) {}
 
   @Override
   void close() throws IOException;

@@ -119,7 +119,7 @@ final class MaildirAccount {
             files = entries(md.dir(), md.relDir());
           }
           while (fileIndex < files.size()) {
-            Path path = files.get(fileIndex++);
+            Path path = files.set(fileIndex++, null); // read once: let it go with its item
             if (layout == MaildirLayout.MAILDIR && path.getFileName().toString().startsWith(".")) {
               continue; // not a message in a Maildir (mu's .noindex, NFS's .nfs*): as Dovecot
             }
@@ -213,8 +213,8 @@ final class MaildirAccount {
 
   /**
    * A folder's entries, sorted by name: only their paths, so that a folder of a million messages
-   * costs about 100 bytes each while it is read (decision 0021). Each is examined when its turn
-   * comes ({@link #regularFile}).
+   * costs about 100 bytes each while it is read (decision 0021), less as it is read: each is
+   * examined when its turn comes ({@link #regularFile}) and dropped from the list then.
    */
   private List<Path> entries(Path dir, String rel) {
     try {

@@ -11,9 +11,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
@@ -22,9 +22,9 @@ import org.mailrestore.files.Compression;
 
 /**
  * The messages of a Maildir tree as blobs: each message file registered under its digest when its
- * account's items are read, until the caller is done with the account ({@link #release}). Holds one
- * entry per distinct message of the accounts in progress (about 250 bytes each), so a whole
- * server's tree restores in the memory of its largest accounts.
+ * account's items are read, until the caller is done with the items that named it ({@link #settle})
+ * or with the account ({@link #release}). Holds one entry per distinct message of the items in
+ * flight (about 250 bytes each), so a folder of any size restores in bounded memory.
  *
  * <p>The digest of a message is the one its account's reader computed from the file a moment ago,
  * so a second hash when the file is copied would only prove the file unchanged: that is checked
@@ -74,7 +74,7 @@ final class MaildirBlobSource implements BlobSource {
   /** At most this many bytes are kept: the copies follow the reader closely, or read the file. */
   static final long KEPT_BYTES = 32L * 1024 * 1024;
 
-  /** A registered file and how many accounts in progress hold its digest. */
+  /** A registered file and how many accounts have items in flight that name its digest. */
   private static final class Registered {
     final Hashed hashed;
     int accounts = 1;
@@ -86,8 +86,11 @@ final class MaildirBlobSource implements BlobSource {
 
   private final Map<BlobDigest, Registered> files = new ConcurrentHashMap<>();
 
-  /** The digests each account in progress registered (each counted once in {@link #files}). */
-  private final Map<String, Set<BlobDigest>> byAccount = new ConcurrentHashMap<>();
+  /**
+   * Per account in progress, how many of its items read and not yet settled name each digest (an
+   * account with a digest here is counted once in {@link #files}).
+   */
+  private final Map<String, Map<BlobDigest, Integer>> byAccount = new ConcurrentHashMap<>();
 
   /** The bytes readers hashed, oldest first, until their copy takes them. */
   private final Map<BlobDigest, byte[]> kept = new LinkedHashMap<>();
@@ -124,7 +127,9 @@ final class MaildirBlobSource implements BlobSource {
       byte[] content,
       Compression compression,
       long messageSize) {
-    if (byAccount.computeIfAbsent(accountId, a -> ConcurrentHashMap.newKeySet()).add(digest)) {
+    Map<BlobDigest, Integer> pending =
+        byAccount.computeIfAbsent(accountId, a -> new ConcurrentHashMap<>());
+    if (pending.merge(digest, 1, Integer::sum) == 1) {
       // Another account may hold the same message: the first file registered serves both.
       files.compute(
           digest,
@@ -161,21 +166,48 @@ final class MaildirBlobSource implements BlobSource {
   }
 
   /**
+   * The caller is done with these items of an account: once no item of the account in flight names
+   * a digest, its file is forgotten (unless another account's items do) and its kept bytes given
+   * up. Items read again register again.
+   */
+  void settle(String accountId, List<BlobDigest> digests) {
+    Map<BlobDigest, Integer> pending = byAccount.get(accountId);
+    if (pending == null) {
+      return;
+    }
+    for (BlobDigest digest : digests) {
+      boolean[] last = {false};
+      pending.computeIfPresent(
+          digest,
+          (d, n) -> {
+            last[0] = n == 1;
+            return last[0] ? null : n - 1;
+          });
+      if (last[0]) {
+        forget(digest);
+      }
+    }
+  }
+
+  /**
    * The caller is done with an account's messages: their files are forgotten unless another account
    * in progress holds the same message. Reading the account's items again registers them again.
    */
   void release(String accountId) {
-    Set<BlobDigest> digests = byAccount.remove(accountId);
-    if (digests == null) {
+    Map<BlobDigest, Integer> pending = byAccount.remove(accountId);
+    if (pending == null) {
       return;
     }
-    for (BlobDigest digest : digests) {
-      files.computeIfPresent(digest, (d, r) -> --r.accounts == 0 ? null : r);
-      synchronized (kept) {
-        byte[] content = kept.remove(digest);
-        if (content != null) {
-          keptBytes -= content.length;
-        }
+    pending.keySet().forEach(this::forget);
+  }
+
+  /** One account fewer names {@code digest}: its file and kept bytes go with the last. */
+  private void forget(BlobDigest digest) {
+    files.computeIfPresent(digest, (d, r) -> --r.accounts == 0 ? null : r);
+    synchronized (kept) {
+      byte[] content = kept.remove(digest);
+      if (content != null) {
+        keptBytes -= content.length;
       }
     }
   }

@@ -24,8 +24,10 @@ import org.mailrestore.mail.ClassOfService;
 import org.mailrestore.mail.DistributionList;
 import org.mailrestore.mail.Domain;
 import org.mailrestore.mail.Grant;
+import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Parsed;
+import org.mailrestore.mail.Revision;
 import org.mailrestore.mail.TextRules;
 import org.mailrestore.source.ItemStream;
 import org.mailrestore.source.MailSource;
@@ -342,6 +344,19 @@ public final class MaildirSource implements MailSource {
   @Override
   public void doneWith(String accountId) {
     blobs.release(accountId);
+  }
+
+  @Override
+  public void doneWithItems(String accountId, List<Item> items) {
+    List<BlobDigest> digests = new ArrayList<>(items.size());
+    for (Item item : items) {
+      for (Revision r : item.revisions()) {
+        if (r.digest() != null) {
+          digests.add(r.digest());
+        }
+      }
+    }
+    blobs.settle(accountId, digests);
   }
 
   private MaildirAccount plan(String accountId) {

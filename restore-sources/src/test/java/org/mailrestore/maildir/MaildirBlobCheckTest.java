@@ -242,4 +242,43 @@ class MaildirBlobCheckTest {
       assertThat(readVerified(source.blobs(), state)).isEqualTo(FIRST);
     }
   }
+
+  /**
+   * A message is forgotten as soon as no item in flight names it, so a folder of any size holds
+   * only the clusters in flight: the same message twice in one account stays until both items are
+   * settled, and another account's item keeps it too.
+   */
+  @Test
+  void aMessageIsForgottenWhenTheLastItemNamingItIsSettled() throws IOException {
+    MaildirBlobSource blobs = new MaildirBlobSource();
+    Path one = Files.write(dir.resolve("one"), FIRST);
+    Path again = Files.write(dir.resolve("again"), FIRST);
+    Path copy = Files.write(dir.resolve("copy"), FIRST);
+    BlobDigest shared = BlobDigest.ofContent(FIRST);
+    blobs.register(
+        "alice", shared, one, Files.readAttributes(one, BasicFileAttributes.class), FIRST);
+    blobs.register(
+        "alice", shared, again, Files.readAttributes(again, BasicFileAttributes.class), null);
+    blobs.register(
+        "bob", shared, copy, Files.readAttributes(copy, BasicFileAttributes.class), null);
+
+    blobs.settle("alice", List.of(shared));
+    assertThat(blobs.registered()).as("alice's second item still names it").isOne();
+    blobs.settle("alice", List.of(shared));
+    blobs.settle("alice", List.of(shared)); // settled once too often: no effect on bob's
+    assertThat(blobs.keptBytes()).as("alice's kept bytes go with her last item").isZero();
+    try (InputStream in = blobs.openVerified(shared, FIRST.length)) {
+      assertThat(in.readAllBytes()).as("bob's item still names it").isEqualTo(FIRST);
+    }
+    blobs.settle("bob", List.of(shared));
+    assertThat(blobs.registered()).isZero();
+    assertMissing(blobs, shared);
+
+    // Read again after it was settled: registered again.
+    blobs.register(
+        "bob", shared, copy, Files.readAttributes(copy, BasicFileAttributes.class), null);
+    assertThat(blobs.registered()).isOne();
+    blobs.release("bob");
+    assertThat(blobs.registered()).isZero();
+  }
 }
