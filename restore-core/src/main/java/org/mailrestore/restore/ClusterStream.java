@@ -79,14 +79,14 @@ final class ClusterStream {
       while (stream.hasNext()) {
         ItemEntry entry = stream.next();
         if (!inScope(entry)) {
-          doneWith(List.of(new Read(entry, null, null, null)));
+          doneWith(entry);
           continue;
         }
         if (entry instanceof ItemEntry.Decoded d && !carried.contains(d.item().type())) {
           if (run.pointInTime().select(d.item()).isPresent()) {
             leftOut.merge(d.item().type(), 1L, Long::sum);
           }
-          doneWith(List.of(new Read(entry, null, null, null)));
+          doneWith(entry);
           continue;
         }
         boolean skipWhole = commit.isCommitted(seq + 1);
@@ -215,6 +215,12 @@ final class ClusterStream {
    * Tells the source that these entries' blobs will not be opened again (stored, skipped, failed,
    * or not taken), so that what it holds per item to serve them follows the clusters in flight.
    */
+  private void doneWith(ItemEntry entry) {
+    if (entry instanceof ItemEntry.Decoded d) {
+      run.source().doneWithItems(sourceId, List.of(d.item()));
+    }
+  }
+
   private void doneWith(List<Read> reads) {
     List<Item> items = new ArrayList<>(reads.size());
     for (Read read : reads) {

@@ -97,8 +97,8 @@ final class CourierKeywords {
           }
           try {
             int n = Integer.parseInt(number);
-            if (n >= 0 && n < lineIndexes.size() && !indexes.contains(lineIndexes.get(n))) {
-              indexes.add(lineIndexes.get(n));
+            if (n >= 0 && n < lineIndexes.size()) {
+              addOnce(indexes, lineIndexes.get(n));
             }
           } catch (NumberFormatException e) {
             broken++;
@@ -119,8 +119,8 @@ final class CourierKeywords {
 
   private void readUpdates(Path dir, Consumer<String> problems) throws IOException {
     // For each message, its newest update: the highest number, or the unnumbered file.
-    Map<String, Long> newest = new HashMap<>();
-    Map<String, Path> files = new HashMap<>();
+    record Update(long order, Path file) {}
+    Map<String, Update> newest = new HashMap<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path entry : entries) {
         String name = entry.getFileName().toString();
@@ -137,26 +137,21 @@ final class CourierKeywords {
           order = Long.parseLong(name.substring(1, Math.min(dot, 19)));
           base = name.substring(dot + 1);
         }
-        Long seen = newest.get(base);
-        if (seen == null || order > seen) {
-          newest.put(base, order);
-          files.put(base, entry);
-        }
+        Update update = new Update(order, entry);
+        newest.merge(base, update, (a, b) -> b.order() > a.order() ? b : a);
       }
     }
     int unreadable = 0;
-    for (Map.Entry<String, Path> update : files.entrySet()) {
+    for (Map.Entry<String, Update> update : newest.entrySet()) {
       List<Integer> indexes = new ArrayList<>();
-      try (InputStream raw = Files.newInputStream(update.getValue(), LinkOption.NOFOLLOW_LINKS)) {
+      try (InputStream raw =
+          Files.newInputStream(update.getValue().file(), LinkOption.NOFOLLOW_LINKS)) {
         byte[] bytes = raw.readNBytes(MAX_UPDATE_BYTES);
         for (String line : new String(bytes, StandardCharsets.UTF_8).split("\r?\n")) {
           if (line.isEmpty()) {
             break;
           }
-          int index = index(line);
-          if (!indexes.contains(index)) {
-            indexes.add(index);
-          }
+          addOnce(indexes, index(line));
         }
       } catch (IOException e) {
         unreadable++;
@@ -186,6 +181,12 @@ final class CourierKeywords {
   private static BufferedReader reader(InputStream in) {
     // Keywords are IMAP atoms; anything else is read as UTF-8, its bad bytes replaced.
     return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+  }
+
+  private static void addOnce(List<Integer> indexes, int index) {
+    if (!indexes.contains(index)) {
+      indexes.add(index);
+    }
   }
 
   private static int[] toArray(List<Integer> indexes) {

@@ -11,7 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.TreeSet;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.export.ExportFiles;
 import org.mailrestore.export.ExportFormat;
@@ -288,16 +288,14 @@ public final class MaildirExport implements ExportFormat {
       Map<Character, String> named =
           MaildirNames.namedKeywords(message.attrs().get(MaildirNames.KEYWORDS_ATTR));
       // The name's letters, and those its keywords were read under elsewhere (Courier's list).
-      StringBuilder keptLetters =
-          new StringBuilder(kept ? MaildirNames.keywordLetters(fileName) : "");
+      StringBuilder keptLetters = new StringBuilder();
       if (kept) {
-        new TreeMap<>(named)
-            .keySet()
-            .forEach(letter -> {
-              if (keptLetters.indexOf(String.valueOf(letter)) < 0) {
-                keptLetters.append(letter);
-              }
-            });
+        keptLetters.append(MaildirNames.keywordLetters(fileName));
+        for (char letter : new TreeSet<>(named.keySet())) {
+          if (keptLetters.indexOf(String.valueOf(letter)) < 0) {
+            keptLetters.append(letter);
+          }
+        }
       }
       if (wanted.isEmpty() && keptLetters.isEmpty()) {
         return rel;

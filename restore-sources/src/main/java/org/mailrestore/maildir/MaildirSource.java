@@ -131,13 +131,14 @@ public final class MaildirSource implements MailSource {
     if (onlyAddress != null) {
       users.put(onlyAddress.substring(0, onlyAddress.indexOf('@')), this.root);
       identity += "\n" + onlyAddress;
-    } else if (this.domain != null) {
-      refuseOneUser();
-      listUsers(this.root, null, "");
     } else {
       refuseOneUser();
-      listDomains();
-      identity += "\n*";
+      if (this.domain != null) {
+        listUsers(this.root, null, "");
+      } else {
+        listDomains();
+        identity += "\n*";
+      }
     }
     if (users.isEmpty()) {
       throw new IOException(
@@ -187,14 +188,14 @@ public final class MaildirSource implements MailSource {
   }
 
   /**
-   * The user directories of {@code dir}: account ids are their names in lower case, or, with a
-   * {@code domain}, their addresses in it ({@code where} prefixes the names left out).
+   * The user directories of {@code dir}: account ids are their names in lower case, or, in a tree
+   * of domains, their addresses in {@code dirDomain} ({@code where} prefixes the names left out).
    */
-  private void listUsers(Path dir, String domain, String where) throws IOException {
+  private void listUsers(Path dir, String dirDomain, String where) throws IOException {
     for (Path entry : directories(dir, where)) {
       String name = entry.getFileName().toString();
       String local = name.toLowerCase(Locale.ROOT);
-      String id = domain == null ? local : local + "@" + domain;
+      String id = dirDomain == null ? local : local + "@" + dirDomain;
       if (!MaildirNames.isLocalPart(local)) {
         leftOut.put(
             where + name,
@@ -258,10 +259,9 @@ public final class MaildirSource implements MailSource {
         .toList();
   }
 
-  /** An account's domain: its id's (a tree of domains), or the tree's. */
+  /** An account's domain: the tree's, or in a tree of domains its id's (an address). */
   private String domainOf(String accountId) {
-    int at = accountId.indexOf('@');
-    return at < 0 ? domain : accountId.substring(at + 1);
+    return domain != null ? domain : accountId.substring(accountId.indexOf('@') + 1);
   }
 
   @Override
@@ -305,11 +305,10 @@ public final class MaildirSource implements MailSource {
             attributes.put(MaildirNames.SYSTEM_DIR_ATTR_PREFIX + id, MaildirNames.encode(dir));
           }
         });
-    String accountDomain = domainOf(accountId);
-    String address = accountId.indexOf('@') < 0 ? accountId + "@" + accountDomain : accountId;
+    String address = domain != null ? accountId + "@" + domain : accountId;
     return new Parsed.Ok<>(
         new Account(
-            accountId, address, accountDomain, null, "active", false, List.of(), attributes),
+            accountId, address, domainOf(accountId), null, "active", false, List.of(), attributes),
         location);
   }
 

@@ -263,12 +263,8 @@ final class MboxItems extends PassingItemStream {
     }
     try {
       LocalDateTime t = LocalDateTime.parse(iso.group(1) + "T" + iso.group(2));
-      String zone = iso.group(3);
-      ZoneOffset offset =
-          zone == null || zone.equals("Z")
-              ? ZoneOffset.UTC
-              : ZoneOffset.of(
-                  zone.length() == 5 ? zone.substring(0, 3) + ":" + zone.substring(3) : zone);
+      // ZoneOffset reads Z, +hhmm and +hh:mm alike.
+      ZoneOffset offset = iso.group(3) == null ? ZoneOffset.UTC : ZoneOffset.of(iso.group(3));
       return t.toInstant(offset).toEpochMilli();
     } catch (java.time.DateTimeException e) {
       return null;
