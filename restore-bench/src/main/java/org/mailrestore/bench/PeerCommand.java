@@ -27,7 +27,8 @@ import picocli.CommandLine.Option;
  * its Maildir reader into MariaDB and a packed file volume, both with fsync on. mailrestore runs as
  * a user runs it, a cold CLI process timed from start to exit, and again warm (in a JVM that has
  * restored once) for the code's own speed. Then the large-folder scenario: every message in one
- * folder of one account, imported by Dovecot as one user and restored by a cold CLI.
+ * folder of one account, imported by Dovecot as one user and restored by a cold CLI. Last, each
+ * with nothing to import (an empty Maildir): what a run costs before its first message.
  */
 @Command(
     name = "peer",
@@ -130,6 +131,15 @@ final class PeerCommand implements Callable<Integer> {
       ColdCli.Measured oneFolderOurs = coldRestore(cli, oneFolder, work, "peerone");
       long oneFolderHeld =
           dovecotCount(doveadm, List.of("big"), work.resolve("dovecot-one-folder"));
+
+      // Each program with nothing to do: what a run costs before its first message (a process's
+      // start, its store's creation, its exit), next to the times above.
+      Path empty = work.resolve("empty");
+      MaildirTree.oneFolder(tree, empty.resolve("nobody"), 0);
+      openToAll(empty);
+      double emptyDovecot =
+          dovecot(doveadm, empty, List.of("nobody"), work.resolve("dovecot-empty"), 1, "optimized");
+      ColdCli.Measured emptyOurs = coldRestore(cli, empty, work, "peerempty");
       if (oneFolderHeld != messages) {
         System.err.printf(
             Locale.ROOT,
@@ -222,7 +232,22 @@ final class PeerCommand implements Callable<Integer> {
           ours.bytesRestored(),
           oneFolderOurs.seconds(),
           oneFolderRow);
+      report.add("nothing to import", "Dovecot import, an empty Maildir", 0, 0, emptyDovecot);
+      report.add(
+          "nothing to import",
+          "mailrestore, cold CLI, an empty Maildir",
+          0,
+          0,
+          emptyOurs.seconds());
       report.print(System.out);
+      System.out.printf(
+          Locale.ROOT,
+          "  1.5x Dovecot (optimized) needs a cold CLI of %.2f s for the tree and %.2f s for one"
+              + " folder; with nothing to import a cold CLI takes %.2f s (Dovecot %.2f s)%n",
+          optimizedSeconds / 1.5,
+          oneFolderDovecot / 1.5,
+          emptyOurs.seconds(),
+          emptyDovecot);
       System.out.printf(
           Locale.ROOT,
           "  mailrestore, cold CLI: %.2fx Dovecot's import rate with fsync on every write (always),"

@@ -313,6 +313,19 @@ final class MaildirPlan {
     return entries;
   }
 
+  /**
+   * A directory's entries as names alone (each a path of one element, without the directory's
+   * bytes), sorted as {@link #sorted} sorts the entries.
+   */
+  static List<Path> sortedNames(Path dir) throws IOException {
+    List<Path> names = new ArrayList<>();
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+      stream.forEach(p -> names.add(p.getFileName()));
+    }
+    names.sort(null);
+    return names;
+  }
+
   /** The problem of a symbolic link met in {@code userDir}: links are not followed. */
   static SourceProblem linkNotFollowed(Path userDir, Path p) {
     return new SourceProblem(
