@@ -281,4 +281,39 @@ class MaildirBlobCheckTest {
     blobs.release("bob");
     assertThat(blobs.registered()).isZero();
   }
+
+  /**
+   * The folder's listing keeps names alone (decision 0032): a name whose bytes are not UTF-8 (made
+   * by the shell, as Java cannot name such a file) is still read by its own bytes, in name order,
+   * and its blob opens by digest.
+   */
+  @Test
+  void aMessageNamedInBytesThatAreNotUtf8IsReadByItsOwnName() throws Exception {
+    Path cur = dir.resolve("tree/alice/cur");
+    Files.createDirectories(cur);
+    Files.createDirectories(dir.resolve("tree/alice/new"));
+    Files.createDirectories(dir.resolve("tree/alice/tmp"));
+    Files.write(cur.resolve("1000.M1P1.host:2,S"), FIRST);
+    Files.write(cur.resolve("1002.M3P1.host:2,S"), message("third"));
+    Process p =
+        new ProcessBuilder(
+                "sh",
+                "-c",
+                "printf 'Subject: latin\\n\\nbody\\n' > \"$(printf '1001.M2P1.h\\374st:2,S')\"")
+            .directory(cur.toFile())
+            .inheritIO()
+            .start();
+    assertThat(p.waitFor()).isZero();
+    try (var names = Files.list(cur)) {
+      assertThat(names.map(n -> n.getFileName().toString()))
+          .as("the shell made a name Java decodes with a replacement character")
+          .anyMatch(n -> n.contains("\uFFFD"));
+    }
+    try (MailSource source = MaildirSourceContractTest.open(dir.resolve("tree"), "auto")) {
+      List<Revision> states = readAlice(source);
+      assertThat(states).extracting(Revision::subject).containsExactly("first", "latin", "third");
+      assertThat(readVerified(source.blobs(), states.get(1)))
+          .isEqualTo("Subject: latin\n\nbody\n".getBytes(StandardCharsets.US_ASCII));
+    }
+  }
 }
