@@ -30,12 +30,19 @@ public final class S3BlobVolume implements BlobVolume {
 
   public static final int DEFAULT_PART_SIZE = 8 << 20;
 
+  /**
+   * What a volume's uploads hold in memory at once: two multipart uploads of the default part size
+   * with four parts in flight, and room beside them for the small blobs of a cluster.
+   */
+  public static final long DEFAULT_UPLOAD_MEMORY = 96L << 20;
+
   private final S3Client client;
   private final S3Location location;
   private final BlobCompression compression;
   private final long compressionThreshold;
   private final int partSize;
   private final int partsInFlight;
+  private final UploadMemory memory;
   private final ExecutorService parts = Executors.newVirtualThreadPerTaskExecutor();
 
   public S3BlobVolume(S3Client client, S3Location location) {
@@ -53,6 +60,27 @@ public final class S3BlobVolume implements BlobVolume {
       long compressionThreshold,
       int partSize,
       int partsInFlight) {
+    this(
+        client,
+        location,
+        compression,
+        compressionThreshold,
+        partSize,
+        partsInFlight,
+        DEFAULT_UPLOAD_MEMORY);
+  }
+
+  /**
+   * @param uploadMemory bytes the uploads may hold in memory at once; an upload waits for its share
+   */
+  S3BlobVolume(
+      S3Client client,
+      S3Location location,
+      BlobCompression compression,
+      long compressionThreshold,
+      int partSize,
+      int partsInFlight,
+      long uploadMemory) {
     if (partSize < MIN_PART_SIZE) {
       throw new IllegalArgumentException("S3 parts must be at least 5 MiB, got " + partSize);
     }
@@ -62,6 +90,7 @@ public final class S3BlobVolume implements BlobVolume {
     this.compressionThreshold = compressionThreshold;
     this.partSize = partSize;
     this.partsInFlight = Math.max(1, partsInFlight);
+    this.memory = new UploadMemory(uploadMemory);
   }
 
   @Override
@@ -70,20 +99,37 @@ public final class S3BlobVolume implements BlobVolume {
     BlobCompression use =
         sizeHint >= 0 && sizeHint >= compressionThreshold ? compression : BlobCompression.NONE;
     String locator = BlobLayout.relativeName(digest, use);
-    S3Upload upload =
-        new S3Upload(
-            client, location.bucket(), location.key(locator), partSize, partsInFlight, parts);
-    OutputStream out = use.compress(upload);
-    long raw;
-    try {
-      raw = Streams.copy(content, out, sizeHint);
-      out.close(); // finishes the compressed stream, then completes the upload
-    } catch (IOException | RuntimeException e) {
-      upload.abort(); // before the close below, which must not complete the upload
-      closeQuietly(out);
-      throw e;
+    boolean onePut = sizeHint >= 0 && sizeHint < partSize;
+    // A blob of known size up to a part is held whole (compressed, it is smaller); anything else
+    // holds the part being filled and those in flight.
+    long holds = onePut ? sizeHint : (long) partSize * (partsInFlight + 1);
+    try (UploadMemory.Reservation unused = memory.reserve(holds)) {
+      S3Upload upload =
+          new S3Upload(
+              client,
+              location.bucket(),
+              location.key(locator),
+              partSize,
+              partsInFlight,
+              parts,
+              onePut ? (int) sizeHint : -1);
+      OutputStream out = use.compress(upload);
+      long raw;
+      try {
+        raw = Streams.copy(content, out, sizeHint);
+        out.close(); // finishes the compressed stream, then completes the upload
+      } catch (IOException | RuntimeException e) {
+        upload.abort(); // before the close below, which must not complete the upload
+        closeQuietly(out);
+        throw e;
+      }
+      return new StoredBlob(digest, locator, raw, upload.total());
     }
-    return new StoredBlob(digest, locator, raw, upload.total());
+  }
+
+  /** The most the uploads held in memory at once so far, in bytes. */
+  long uploadMemoryPeak() {
+    return memory.peakBytes();
   }
 
   private static void closeQuietly(OutputStream out) {

@@ -24,6 +24,9 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
  */
 final class S3Upload extends OutputStream {
 
+  /** The first buffer of an upload of unknown size; it grows fourfold up to a part. */
+  private static final int FIRST_BUFFER = 64 * 1024;
+
   private final S3Client client;
   private final String bucket;
   private final String key;
@@ -37,20 +40,25 @@ final class S3Upload extends OutputStream {
   private String uploadId;
   private boolean done;
 
+  /**
+   * @param expectedSize the bytes expected, or -1: the first buffer holds them (up to a part), so a
+   *     blob of known size is not copied as its buffer grows
+   */
   S3Upload(
       S3Client client,
       String bucket,
       String key,
       int partSize,
       int partsInFlight,
-      Executor executor) {
+      Executor executor,
+      int expectedSize) {
     this.client = client;
     this.bucket = bucket;
     this.key = key;
     this.partSize = partSize;
     this.inFlight = new Semaphore(partsInFlight);
     this.executor = executor;
-    this.buffer = new byte[Math.min(partSize, 64 * 1024)];
+    this.buffer = new byte[Math.min(partSize, expectedSize >= 0 ? expectedSize : FIRST_BUFFER)];
   }
 
   @Override
@@ -63,7 +71,9 @@ final class S3Upload extends OutputStream {
     while (len > 0) {
       if (filled == buffer.length) {
         if (buffer.length < partSize) {
-          buffer = java.util.Arrays.copyOf(buffer, Math.min(partSize, buffer.length * 4));
+          buffer =
+              java.util.Arrays.copyOf(
+                  buffer, Math.min(partSize, Math.max(FIRST_BUFFER, buffer.length * 4)));
         } else {
           shipPart();
         }
