@@ -277,7 +277,8 @@ final class MaildirPlan {
   /** Subdirectories, sorted by name; symbolic links are not followed (and are reported). */
   private List<Path> subdirectories(Path dir) throws IOException {
     List<Path> result = new ArrayList<>();
-    for (Path p : sorted(dir)) {
+    for (Path name : sortedNames(dir)) {
+      Path p = dir.resolve(name);
       BasicFileAttributes attrs = attributes(p);
       if (attrs == null) {
         continue;
@@ -303,19 +304,9 @@ final class MaildirPlan {
     }
   }
 
-  /** A directory's entries, sorted by name. */
-  static List<Path> sorted(Path dir) throws IOException {
-    List<Path> entries = new ArrayList<>();
-    try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-      stream.forEach(entries::add);
-    }
-    entries.sort(null);
-    return entries;
-  }
-
   /**
    * A directory's entries as names alone (each a path of one element, without the directory's
-   * bytes), sorted as {@link #sorted} sorts the entries.
+   * bytes: a folder's listing holds no more than it must, decision 0032), sorted by their bytes.
    */
   static List<Path> sortedNames(Path dir) throws IOException {
     List<Path> names = new ArrayList<>();

@@ -57,12 +57,15 @@ class MaildirBlobCheckTest {
     return states;
   }
 
-  private MailSource tree() throws IOException {
-    Path cur = dir.resolve("tree/alice/cur");
-    Files.createDirectories(cur);
+  /** Alice's Maildir in the tree, made empty; its {@code cur/}. */
+  private Path aliceCur() throws IOException {
     Files.createDirectories(dir.resolve("tree/alice/new"));
     Files.createDirectories(dir.resolve("tree/alice/tmp"));
-    file = cur.resolve("1000.M1P1.host:2,S");
+    return Files.createDirectories(dir.resolve("tree/alice/cur"));
+  }
+
+  private MailSource tree() throws IOException {
+    file = aliceCur().resolve("1000.M1P1.host:2,S");
     Files.write(file, FIRST);
     return MaildirSourceContractTest.open(dir.resolve("tree"), "auto");
   }
@@ -289,10 +292,7 @@ class MaildirBlobCheckTest {
    */
   @Test
   void aMessageNamedInBytesThatAreNotUtf8IsReadByItsOwnName() throws Exception {
-    Path cur = dir.resolve("tree/alice/cur");
-    Files.createDirectories(cur);
-    Files.createDirectories(dir.resolve("tree/alice/new"));
-    Files.createDirectories(dir.resolve("tree/alice/tmp"));
+    Path cur = aliceCur();
     Files.write(cur.resolve("1000.M1P1.host:2,S"), FIRST);
     Files.write(cur.resolve("1002.M3P1.host:2,S"), message("third"));
     Process p =
