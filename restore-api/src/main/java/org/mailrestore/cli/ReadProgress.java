@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.mailrestore.source.ReadCounter;
+import org.mailrestore.restore.ReadCounter;
 import picocli.CommandLine.Option;
 
 /**

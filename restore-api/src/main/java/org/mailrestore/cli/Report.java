@@ -5,10 +5,11 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.mailrestore.restore.AccountProgress;
 import org.mailrestore.restore.AccountState;
 import org.mailrestore.restore.FailureRecord;
 import org.mailrestore.restore.OperationSummary;
-import org.mailrestore.restore.bookkeeping.AccountProgress;
+import org.mailrestore.restore.OperationView;
 import org.mailrestore.verify.VerifyReport;
 
 /** Human-readable summaries for the terminal. */
@@ -45,9 +46,9 @@ final class Report {
     return String.format(Locale.ROOT, "%,.0f items/s", items * 1000.0 / millis);
   }
 
-  static void operation(PrintStream out, OperationSummary s) {
-    OperationSummary.Counts c = s.counts();
-    out.printf("  operation   %s  %s%n", s.id(), s.state());
+  static void operation(PrintStream out, OperationView v) {
+    OperationSummary.Counts c = v.counts();
+    out.printf("  operation   %s  %s%n", v.id(), v.state());
     out.printf("  accounts    %s (%s failed)%n", count(c.accounts()), count(c.accountsFailed()));
     out.printf(
         "  items       %s restored, %s skipped, %s failed%n",
@@ -57,59 +58,33 @@ final class Report {
         bytes(c.bytesRestored()), count(c.dedupHits()));
     out.printf(
         "  phases      provisioning %s, data %s (%s), shares %s%n",
-        seconds(s.provisioningMillis()),
-        seconds(s.dataMillis()),
-        rate(c.itemsRestored() + c.itemsSkipped(), s.dataMillis()),
-        seconds(s.sharesMillis()));
+        seconds(v.phases().provisioningMs()),
+        seconds(v.phases().dataMs()),
+        rate(c.itemsRestored() + c.itemsSkipped(), v.phases().dataMs()),
+        seconds(v.phases().sharesMs()));
     if (c.errors() + c.warnings() > 0) {
       out.printf(
           "  failures    %s errors, %s warnings (repairs)%n",
           count(c.errors()), count(c.warnings()));
     }
-    if (s.message() != null) {
-      out.printf("  message     %s%n", s.message());
+    if (v.message() != null) {
+      out.printf("  message     %s%n", v.message());
     }
   }
 
-  /** An operation as the service shows it. */
-  static void view(PrintStream out, org.mailrestore.server.api.OperationView v) {
-    operation(out, summary(v));
-  }
-
-  static void viewLine(PrintStream out, org.mailrestore.server.api.OperationView v) {
-    operationLine(out, summary(v));
-  }
-
-  private static OperationSummary summary(org.mailrestore.server.api.OperationView v) {
-    return new OperationSummary(
-        v.id(),
-        v.state(),
-        v.phase(),
-        v.source(),
-        v.request(),
-        v.createdAt(),
-        v.startedAt(),
-        v.finishedAt(),
-        v.phases().provisioningMs(),
-        v.phases().dataMs(),
-        v.phases().sharesMs(),
-        v.message(),
-        v.counts());
-  }
-
   /** One line per operation, for lists. */
-  static void operationLine(PrintStream out, OperationSummary s) {
-    OperationSummary.Counts c = s.counts();
+  static void operationLine(PrintStream out, OperationView v) {
+    OperationSummary.Counts c = v.counts();
     out.printf(
         "%s  %-9s %-12s %s/%s accounts  %s items restored, %s failed  %s%n",
-        s.id(),
-        s.state(),
-        s.phase() == null ? "-" : s.phase(),
+        v.id(),
+        v.state(),
+        v.phase() == null ? "-" : v.phase(),
         count(c.accountsDone()),
         count(c.accounts()),
         count(c.itemsRestored()),
         count(c.itemsFailed()),
-        s.source());
+        v.source());
   }
 
   /** The accounts of an operation: how many in each state, then those not finished. */

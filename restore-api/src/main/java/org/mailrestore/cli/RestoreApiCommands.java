@@ -8,11 +8,11 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.mailrestore.mail.Json;
+import org.mailrestore.restore.AccountProgress;
 import org.mailrestore.restore.FailureRecord;
 import org.mailrestore.restore.OperationState;
-import org.mailrestore.restore.bookkeeping.AccountProgress;
-import org.mailrestore.server.api.OperationView;
-import org.mailrestore.server.api.RestoreRequestBody;
+import org.mailrestore.restore.OperationView;
+import org.mailrestore.restore.RestoreRequestBody;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -140,7 +140,7 @@ final class RestoreApiCommands {
           if (json) {
             System.out.println(answer.body());
           } else {
-            Report.view(System.out, v);
+            Report.operation(System.out, v);
           }
           return RestoreCommand.exitCode(v.state());
         }
@@ -174,7 +174,7 @@ final class RestoreApiCommands {
     public Integer call() throws Exception {
       ApiClient.Answer answer = api.client().get("api/v1/restores/" + ApiClient.segment(id));
       if (!api.printJson(answer)) {
-        Report.view(System.out, view(answer));
+        Report.operation(System.out, view(answer));
       }
       OperationState state = view(answer).state();
       return state.isFinished() ? RestoreCommand.exitCode(state) : ExitCodes.NOT_ENDED;
@@ -207,7 +207,7 @@ final class RestoreApiCommands {
             OperationView[].class,
             "no operations",
             page,
-            views -> views.forEach(v -> Report.viewLine(System.out, v)));
+            views -> views.forEach(v -> Report.operationLine(System.out, v)));
       }
       return ExitCodes.OK;
     }

@@ -8,20 +8,14 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.Callable;
 import org.mailrestore.mail.Json;
 import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.OperationReport;
 import org.mailrestore.restore.OperationState;
-import org.mailrestore.restore.OperationSummary;
-import org.mailrestore.restore.RestoreEngine;
+import org.mailrestore.restore.OperationView;
 import org.mailrestore.restore.RestorePlan;
-import org.mailrestore.restore.RestoreRequest;
-import org.mailrestore.runtime.RestoreRuntime;
-import org.mailrestore.server.api.OperationView;
-import org.mailrestore.source.MailSource;
-import org.mailrestore.target.MailTarget;
+import org.mailrestore.restore.Restores;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -168,21 +162,22 @@ final class RestoreCommand {
       }
     }
 
+    private Restores open(Concurrency concurrency, MeterRegistry registry) throws Exception {
+      return store
+          .forRestore()
+          .concurrency(concurrency)
+          .registry(registry)
+          .leaseSeconds(leaseSeconds)
+          .listener(notify.listener())
+          .build();
+    }
+
     private int dryRun(Concurrency concurrency, MeterRegistry registry) throws Exception {
       if (operation != null) {
         throw new IllegalArgumentException("--dry-run plans a new restore: not with --operation");
       }
-      RestoreRequest request = restore.request(source.source());
-      try (RestoreRuntime runtime = store.openForRestore(concurrency, registry);
-          MailSource from = runtime.openSource(request.source())) {
-        MailTarget into = runtime.target(null);
-        RestorePlan plan =
-            RestorePlan.of(
-                from,
-                runtime.describe(request.source()),
-                into.provisioning(),
-                into.describe(),
-                request);
+      try (Restores restores = open(concurrency, registry)) {
+        RestorePlan plan = restores.dryRun(restore.request(source.source()));
         if (output.json) {
           output.print(plan);
         } else {
@@ -196,26 +191,23 @@ final class RestoreCommand {
       if (dryRun) {
         return dryRun(concurrency, registry);
       }
-      try (RestoreRuntime runtime = store.openForRestore(concurrency, registry)) {
-        RestoreEngine engine = runtime.newEngine(runtime.instanceId(), leaseSeconds);
-        engine.listener(notify.listener());
+      try (Restores restores = open(concurrency, registry)) {
         String id =
-            operation != null ? operation : engine.submit(restore.request(source.source()), null);
+            operation != null
+                ? restores.join(operation).id()
+                : restores.submit(restore.request(source.source()), null, restore.pace()).id();
         output.people().println("operation " + id);
-        if (restore.pace().isLimited()) {
-          engine.bookkeeping().throttles().set(id, restore.pace());
+        if (operation != null && restore.pace().isLimited()) {
+          restores.pace(id, restore.pace());
         }
-        try (GracefulShutdown shutdown = GracefulShutdown.install(engine, SHUTDOWN_GRACE)) {
-          OperationSummary summary;
+        try (GracefulShutdown shutdown = GracefulShutdown.install(restores, SHUTDOWN_GRACE)) {
+          OperationView ended;
           try (LocalProgress shown =
               LocalProgress.start(
-                  engine.operations(),
-                  id,
-                  Duration.ofSeconds(Math.max(1, every)),
-                  output.people())) {
-            summary = engine.run(id);
+                  restores, id, Duration.ofSeconds(Math.max(1, every)), output.people())) {
+            ended = restores.await(id, FOREVER);
           }
-          if (shutdown.requested() && !summary.state().isFinished()) {
+          if (shutdown.requested() && !ended.state().isFinished()) {
             output
                 .people()
                 .println(
@@ -225,25 +217,28 @@ final class RestoreCommand {
             return ExitCodes.FAILED;
           }
           if (report != null) {
-            OperationReport written = OperationReport.of(engine.bookkeeping(), id).orElseThrow();
+            OperationReport written = restores.report(id);
             java.nio.file.Files.writeString(report, Json.PRETTY.writeValueAsString(written));
             Report.report(output.people(), written);
             output.people().println("  report      written to " + report.toAbsolutePath());
           }
           if (output.json) {
-            output.print(OperationView.of(summary, Instant.now()));
-            return exitCode(summary.state());
+            output.print(ended);
+            return exitCode(ended.state());
           }
-          Report.operation(System.out, summary);
-          long errors = summary.counts().errors() + summary.counts().warnings();
+          Report.operation(System.out, ended);
+          long errors = ended.counts().errors() + ended.counts().warnings();
           if (errors > 0) {
-            Report.failures(System.out, engine.bookkeeping().failures().list(id, 0, 50), errors);
+            Report.failures(System.out, restores.failures(id, 0, 50).items(), errors);
           }
-          return exitCode(summary.state());
+          return exitCode(ended.state());
         }
       }
     }
   }
+
+  /** A local run waits for its operation as long as it takes. */
+  private static final Duration FOREVER = Duration.ofDays(365_000);
 
   /** How long SIGTERM waits for clusters in flight to commit (container runtimes allow ~30 s). */
   static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(25);

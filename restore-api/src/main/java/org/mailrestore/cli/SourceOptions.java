@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.mailrestore.kind.KindOption;
 import org.mailrestore.source.SourceKind;
-import org.mailrestore.source.SourceKinds;
 import org.mailrestore.source.SourceSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -33,7 +32,7 @@ final class SourceOptions implements KindFlags.Installable {
 
   @Override
   public void install(CommandSpec command) {
-    for (SourceKind kind : SourceKinds.installed().all()) {
+    for (SourceKind kind : SourceKind.installed().all()) {
       String label =
           switch (kind.location()) {
             case DIRECTORY -> "DIR";
@@ -79,12 +78,11 @@ final class SourceOptions implements KindFlags.Installable {
             values.put(name, v);
           }
         });
-    return SourceKinds.installed()
-        .normalize(
-            new SourceSpec(
-                kind.name(),
-                s3 ? location : Path.of(location).toAbsolutePath().normalize().toString(),
-                s3 ? profile : null,
-                new TreeMap<>(values)));
+    return new SourceSpec(
+            kind.name(),
+            s3 ? location : Path.of(location).toAbsolutePath().normalize().toString(),
+            s3 ? profile : null,
+            new TreeMap<>(values))
+        .normalize();
   }
 }

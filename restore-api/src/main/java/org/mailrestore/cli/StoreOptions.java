@@ -1,16 +1,14 @@
 package org.mailrestore.cli;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
-import org.mailrestore.restore.Concurrency;
-import org.mailrestore.runtime.RestoreRuntime;
-import org.mailrestore.target.TargetSpec;
+import java.sql.SQLException;
+import org.mailrestore.destination.TargetSpec;
+import org.mailrestore.restore.Restores;
 import picocli.CommandLine.Mixin;
 
 /**
  * What a local command works on: the bookkeeping database (with the mailstore in it) and the
- * target; S3 profiles come from the environment.
+ * target; S3 profiles come from the environment. It opens the engine's facade over them.
  */
 final class StoreOptions {
 
@@ -18,25 +16,20 @@ final class StoreOptions {
 
   @Mixin TargetOptions target;
 
-  /** A runtime whose default target is the one named (or the mailstore, to read back). */
-  RestoreRuntime open() throws IOException {
-    return open(target.target(), Concurrency.forMachine(), new SimpleMeterRegistry());
+  /** The engine, its default target the one named (or the mailstore, to read back). */
+  Restores open() throws SQLException, IOException {
+    return builder(target.target()).build();
   }
 
-  /** A runtime to restore with: a target must be named. */
-  RestoreRuntime openForRestore(Concurrency concurrency, MeterRegistry registry)
-      throws IOException {
-    return open(target.writableTarget(), concurrency, registry);
+  /** The engine to restore with: a target must be named; the caller adds its settings. */
+  Restores.Builder forRestore() throws IOException {
+    return builder(target.writableTarget());
   }
 
-  private RestoreRuntime open(TargetSpec spec, Concurrency concurrency, MeterRegistry registry)
-      throws IOException {
-    return RestoreRuntime.builder()
+  private Restores.Builder builder(TargetSpec spec) throws IOException {
+    return Restores.builder()
         .database(database.jdbcUrl, database.user, database.password())
-        .registry(registry)
         .s3Profiles(EnvironmentS3Profiles.read(System.getenv()))
-        .concurrency(concurrency)
-        .defaultTarget(spec)
-        .build();
+        .defaultTarget(spec);
   }
 }

@@ -5,11 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.mailrestore.destination.TargetKind;
+import org.mailrestore.destination.TargetSpec;
 import org.mailrestore.kind.KindOption;
 import org.mailrestore.mailstore.MailstoreKind;
-import org.mailrestore.target.TargetKind;
-import org.mailrestore.target.TargetKinds;
-import org.mailrestore.target.TargetSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -28,7 +27,7 @@ final class TargetOptions implements KindFlags.Installable {
 
   @Override
   public void install(CommandSpec command) {
-    for (TargetKind kind : TargetKinds.installed().all()) {
+    for (TargetKind kind : TargetKind.installed().all()) {
       KindOption location = kind.location();
       locations.put(
           kind,
@@ -57,7 +56,7 @@ final class TargetOptions implements KindFlags.Installable {
     }
     TargetKind kind =
         given.isEmpty()
-            ? TargetKinds.installed().find(MailstoreKind.NAME).orElseThrow()
+            ? TargetKind.installed().find(MailstoreKind.NAME).orElseThrow()
             : given.get(0);
     Map<String, String> values = new TreeMap<>();
     options
@@ -69,8 +68,7 @@ final class TargetOptions implements KindFlags.Installable {
           }
         });
     String location = given.isEmpty() ? null : KindFlags.value(locations.get(kind));
-    return TargetKinds.installed()
-        .normalize(new TargetSpec(kind.name(), location, new TreeMap<>(values)));
+    return new TargetSpec(kind.name(), location, new TreeMap<>(values)).normalize();
   }
 
   /** The target to write to: one must be named. */

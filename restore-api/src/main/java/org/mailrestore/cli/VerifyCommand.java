@@ -3,8 +3,8 @@ package org.mailrestore.cli;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import org.mailrestore.mail.PointInTime;
-import org.mailrestore.runtime.RestoreRuntime;
-import org.mailrestore.source.ReadCounter;
+import org.mailrestore.restore.ReadCounter;
+import org.mailrestore.restore.Restores;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
 import picocli.CommandLine.Command;
@@ -44,7 +44,7 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (RestoreRuntime runtime = store.open()) {
+    try (Restores restores = store.open()) {
       Verifier.Options defaults =
           Verifier.Options.defaults()
               .withPointInTime(new PointInTime(asOf, undeleteFrom, undeleteTo));
@@ -60,7 +60,7 @@ final class VerifyCommand implements Callable<Integer> {
       ReadCounter counter = new ReadCounter();
       VerifyReport report;
       try (var shown = progress.start("verify", counter, output.people())) {
-        report = runtime.verify(source.source(), null, options, counter);
+        report = restores.verify(source.source(), null, options, counter);
       }
       if (output.json) {
         output.print(Report.verifyJson(report));

@@ -21,11 +21,9 @@ import org.mailrestore.mailstore.MailstoreKind;
 import org.mailrestore.mailstore.VolumeSpec;
 import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.OperationListener;
-import org.mailrestore.restore.RestoreEngine;
 import org.mailrestore.restore.RestoreMetrics;
-import org.mailrestore.restore.bookkeeping.OperationStore;
-import org.mailrestore.runtime.RestoreRuntime;
-import org.mailrestore.sql.Database;
+import org.mailrestore.restore.Restores;
+import org.mailrestore.runtime.Database;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -134,12 +132,12 @@ class RestoreConfiguration {
   }
 
   /**
-   * The runtime the service restores with, over Boot's pool: the engine's tables are migrated when
-   * it is built, the mailstore's when its target first opens (at once, so the service starts only
-   * with a usable target).
+   * The engine the service restores with, behind its facade, over Boot's pool: the engine's tables
+   * are migrated, and the default target is opened (its tables migrated too), so the service starts
+   * only with a usable target.
    */
   @Bean(destroyMethod = "close")
-  RestoreRuntime restoreRuntime(
+  Restores restores(
       DataSource dataSource,
       S3Profiles profiles,
       MeterRegistry registry,
@@ -147,40 +145,21 @@ class RestoreConfiguration {
       ServerSettings settings,
       Concurrency concurrency)
       throws SQLException, IOException {
-    RestoreRuntime runtime =
-        RestoreRuntime.builder()
-            .dataSource(dataSource)
-            .s3(profiles)
-            .registry(registry)
-            .metrics(metrics)
-            .concurrency(concurrency)
-            .instanceId(instanceId(settings))
-            .leaseSeconds(settings.leaseSeconds())
-            .fence(PathFence.around(settings.sources().allowedRoots()))
-            .defaultTarget(MailstoreKind.of(volumeSpec(settings)))
-            .listener(
-                settings.notifications() == null
-                    ? OperationListener.NONE
-                    : settings.notifications().listener())
-            .build();
-    try {
-      runtime.target(null);
-    } catch (SQLException | IOException | RuntimeException e) {
-      runtime.close();
-      throw e;
-    }
-    return runtime;
-  }
-
-  @Bean
-  OperationStore operationStore(RestoreRuntime runtime) {
-    return runtime.bookkeeping().operations();
-  }
-
-  /** The engine; {@link OperationRunner} runs it and stops it gracefully. */
-  @Bean
-  RestoreEngine restoreEngine(RestoreRuntime runtime) {
-    return runtime.engine();
+    return Restores.builder()
+        .dataSource(dataSource)
+        .s3(profiles)
+        .registry(registry)
+        .metrics(metrics)
+        .concurrency(concurrency)
+        .instanceId(instanceId(settings))
+        .leaseSeconds(settings.leaseSeconds())
+        .fence(PathFence.around(settings.sources().allowedRoots()))
+        .defaultTarget(MailstoreKind.of(volumeSpec(settings)))
+        .listener(
+            settings.notifications() == null
+                ? OperationListener.NONE
+                : settings.notifications().listener())
+        .build();
   }
 
   static String instanceId(ServerSettings settings) {

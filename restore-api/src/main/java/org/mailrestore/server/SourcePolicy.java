@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.mailrestore.blob.s3.S3Profiles;
 import org.mailrestore.source.SourceKind;
-import org.mailrestore.source.SourceKinds;
 import org.mailrestore.source.SourceSpec;
 import org.springframework.stereotype.Component;
 
@@ -60,7 +59,7 @@ public class SourcePolicy {
       }
       return source;
     }
-    SourceKind kind = SourceKinds.installed().kindOf(source);
+    SourceKind kind = SourceKind.installed().require(source.kind());
     return source.withLocation(allowed(source.location(), kind.location()).toString());
   }
 

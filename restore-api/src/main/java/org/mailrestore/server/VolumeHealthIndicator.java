@@ -1,7 +1,6 @@
 package org.mailrestore.server;
 
-import org.mailrestore.runtime.RestoreRuntime;
-import org.mailrestore.target.MailTarget;
+import org.mailrestore.restore.Restores;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.stereotype.Component;
@@ -13,17 +12,15 @@ import org.springframework.stereotype.Component;
 @Component("volume")
 class VolumeHealthIndicator extends AbstractHealthIndicator {
 
-  private final RestoreRuntime runtime;
+  private final Restores restores;
 
-  VolumeHealthIndicator(RestoreRuntime runtime) {
+  VolumeHealthIndicator(Restores restores) {
     super("the volume cannot be written");
-    this.runtime = runtime;
+    this.restores = restores;
   }
 
   @Override
   protected void doHealthCheck(Health.Builder builder) throws Exception {
-    MailTarget target = runtime.target(null);
-    target.check();
-    builder.up().withDetail("volume", target.describe());
+    builder.up().withDetail("volume", restores.checkTarget());
   }
 }

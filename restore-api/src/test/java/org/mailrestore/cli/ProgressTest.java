@@ -18,12 +18,12 @@ class ProgressTest {
 
   @Test
   void aReadProgressLineNamesWhatItCounts() {
-    var s = new org.mailrestore.source.ReadCounter.Snapshot(3, 5, 1200, 30, 70, 12_500_000);
+    var s = new org.mailrestore.restore.ReadCounter.Snapshot(3, 5, 1200, 30, 70, 12_500_000);
     assertThat(ReadProgress.line("verify", s, 10))
         .isEqualTo(
             "verify   2/5 accounts, 1,200 messages, 30 folders, 70 other items, 12.5 MB,"
                 + " 130 items/s, ETA 15s");
-    var export = new org.mailrestore.source.ReadCounter.Snapshot(1, 0, 10, 2, 0, 0);
+    var export = new org.mailrestore.restore.ReadCounter.Snapshot(1, 0, 10, 2, 0, 0);
     assertThat(ReadProgress.line("export", export, 0))
         .isEqualTo("export   account 1, 10 messages, 2 folders, 0 other items");
   }

@@ -25,7 +25,7 @@ import org.mailrestore.backup.generate.GeneratorSpec;
 import org.mailrestore.mail.Json;
 import org.mailrestore.restore.ConflictPolicy;
 import org.mailrestore.restore.RestoreRequest;
-import org.mailrestore.runtime.RestoreRuntime;
+import org.mailrestore.restore.Restores;
 import org.mailrestore.testkit.TestDatabase;
 import org.mailrestore.testkit.TestMariaDb;
 import org.mailrestore.verify.Verifier;
@@ -55,7 +55,7 @@ class ConcurrentOperationsTest {
 
   @LocalServerPort int port;
 
-  @Autowired RestoreRuntime runtime;
+  @Autowired Restores restores;
 
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -151,7 +151,7 @@ class ConcurrentOperationsTest {
     for (String policy : List.of("merge", "replace", "new-account", "skip")) {
       startAtOnceAndAwait(policy);
       assertThat(
-              runtime
+              restores
                   .verify(BackupSourceKind.local(backup), null, Verifier.Options.defaults())
                   .differences())
           .as("after " + policy)
@@ -161,7 +161,7 @@ class ConcurrentOperationsTest {
         RestoreRequest.local(backup.toString()).withPolicy(ConflictPolicy.NEW_ACCOUNT);
     UnaryOperator<String> copyName = copies::targetName;
     assertThat(
-            runtime
+            restores
                 .verify(
                     BackupSourceKind.local(backup),
                     null,

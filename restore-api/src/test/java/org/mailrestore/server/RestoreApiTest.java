@@ -23,7 +23,7 @@ import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.mail.Json;
-import org.mailrestore.runtime.RestoreRuntime;
+import org.mailrestore.restore.Restores;
 import org.mailrestore.testkit.TestDatabase;
 import org.mailrestore.testkit.TestMariaDb;
 import org.mailrestore.verify.Verifier;
@@ -56,7 +56,7 @@ class RestoreApiTest {
 
   @Autowired DataSource dataSource;
 
-  @Autowired RestoreRuntime runtime;
+  @Autowired Restores restores;
 
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -419,7 +419,7 @@ class RestoreApiTest {
       assertThat(done.path("counts").path("itemsRestored").asLong()).isGreaterThan(before);
       // Nothing lost, nothing twice: the store equals the backup (the verifier counts items too).
       VerifyReport report =
-          runtime.verify(BackupSourceKind.local(large), null, Verifier.Options.defaults());
+          restores.verify(BackupSourceKind.local(large), null, Verifier.Options.defaults());
       assertThat(report.differences()).isEmpty();
     }
   }

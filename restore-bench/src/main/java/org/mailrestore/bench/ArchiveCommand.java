@@ -13,16 +13,17 @@ import org.mailrestore.backup.BackupSourceKind;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
 import org.mailrestore.blob.BlobCompression;
-import org.mailrestore.export.ExportFormats;
-import org.mailrestore.mail.Parsed;
+import org.mailrestore.export.ExportFormat;
 import org.mailrestore.mailstore.MailstoreKind;
 import org.mailrestore.mailstore.VolumeSpec;
 import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.OperationState;
-import org.mailrestore.restore.RestoreEngine;
+import org.mailrestore.restore.OperationView;
+import org.mailrestore.restore.Pace;
+import org.mailrestore.restore.ReadCounter;
 import org.mailrestore.restore.RestoreRequest;
-import org.mailrestore.runtime.RestoreRuntime;
-import org.mailrestore.source.MailSource;
+import org.mailrestore.restore.Restores;
+import org.mailrestore.restore.SourceInspection;
 import org.mailrestore.source.SourceSpec;
 import org.mailrestore.testkit.FaultProxy;
 import org.mailrestore.testkit.S3Server;
@@ -235,8 +236,8 @@ final class ArchiveCommand implements Callable<Integer> {
   private long exportArchives(Path backup, Path archives, Path work, String password)
       throws Exception {
     try (BenchDatabase db = new BenchDatabase(mariadb.url, mariadb.user, password, "tgzsetup", 4);
-        RestoreRuntime runtime =
-            RestoreRuntime.builder()
+        Restores restores =
+            Restores.builder()
                 .database(db.jdbcUrl(), mariadb.user, password)
                 .defaultTarget(
                     MailstoreKind.of(
@@ -249,22 +250,26 @@ final class ArchiveCommand implements Callable<Integer> {
                             0,
                             null)))
                 .build()) {
-      RestoreEngine engine = runtime.engine();
-      var summary = engine.run(engine.submit(RestoreRequest.local(backup.toString()), null));
-      if (summary.state() != OperationState.COMPLETED) {
-        throw new IllegalStateException("the setup restore ended " + summary.state());
+      String id =
+          restores.submit(RestoreRequest.local(backup.toString()), null, Pace.UNLIMITED).id();
+      OperationView ended = restores.await(id, Duration.ofDays(1));
+      if (ended.state() != OperationState.COMPLETED) {
+        throw new IllegalStateException("the setup restore ended " + ended.state());
       }
-      List<String> names;
-      try (MailSource source =
-          runtime.openSource(SourceSpec.of(BackupSourceKind.NAME, backup.toString()))) {
-        names =
-            source.accountIds().stream()
-                .map(id -> ((Parsed.Ok<org.mailrestore.mail.Account>) source.account(id)).value())
-                .filter(a -> !a.system())
-                .map(org.mailrestore.mail.Account::name)
-                .toList();
-      }
-      runtime.export(ExportFormats.installed().require(ZimbraTgzKind.NAME), null, names, archives);
+      List<String> names =
+          restores
+              .inspect(SourceSpec.of(BackupSourceKind.NAME, backup.toString()))
+              .accounts()
+              .stream()
+              .filter(a -> !a.system())
+              .map(SourceInspection.AccountInspection::name)
+              .toList();
+      restores.export(
+          ExportFormat.installed().require(ZimbraTgzKind.NAME),
+          null,
+          names,
+          archives,
+          new ReadCounter());
     }
     try (var files = Files.list(archives)) {
       return files.mapToLong(f -> f.toFile().length()).sum();

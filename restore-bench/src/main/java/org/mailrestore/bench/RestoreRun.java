@@ -8,6 +8,7 @@ import java.lang.management.MemoryMXBean;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,9 +22,10 @@ import org.mailrestore.mailstore.VolumeSpec;
 import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.OperationState;
 import org.mailrestore.restore.OperationSummary;
-import org.mailrestore.restore.RestoreEngine;
+import org.mailrestore.restore.OperationView;
+import org.mailrestore.restore.Pace;
 import org.mailrestore.restore.RestoreRequest;
-import org.mailrestore.runtime.RestoreRuntime;
+import org.mailrestore.restore.Restores;
 import org.mailrestore.source.SourceSpec;
 
 /**
@@ -109,7 +111,7 @@ public final class RestoreRun {
             });
     if (p.warmupJdbcUrl() != null) {
       // A service restores in a JVM that has run before: the warm-up's JIT work is not measured.
-      OperationSummary warm = restore(p, p.warmupJdbcUrl(), p.volume() + "-warmup");
+      OperationView warm = restore(p, p.warmupJdbcUrl(), p.volume() + "-warmup");
       if (warm.state() != OperationState.COMPLETED) {
         throw new IllegalStateException("the warm-up restore ended " + warm.state());
       }
@@ -119,7 +121,7 @@ public final class RestoreRun {
     long gcCountBefore = gcCount();
     long cpuBefore = cpuNanos();
     long started = System.nanoTime();
-    OperationSummary summary = restore(p, p.jdbcUrl(), p.volume());
+    OperationView summary = restore(p, p.jdbcUrl(), p.volume());
     long wall = System.nanoTime() - started;
     sampler.interrupt();
     long gcMillis = gcMillis() - gcMillisBefore;
@@ -129,9 +131,9 @@ public final class RestoreRun {
     Result result =
         new Result(
             summary.state().name(),
-            orZero(summary.provisioningMillis()),
-            orZero(summary.dataMillis()),
-            orZero(summary.sharesMillis()),
+            orZero(summary.phases().provisioningMs()),
+            orZero(summary.phases().dataMs()),
+            orZero(summary.phases().sharesMs()),
             c.itemsRestored(),
             c.itemsFailed(),
             c.bytesRestored(),
@@ -147,14 +149,13 @@ public final class RestoreRun {
   }
 
   /** One whole restore of the parameters' backup into a database and a volume. */
-  private static OperationSummary restore(Params p, String jdbcUrl, String volume)
-      throws Exception {
+  private static OperationView restore(Params p, String jdbcUrl, String volume) throws Exception {
     Concurrency concurrency =
         new Concurrency(p.accounts(), p.clustersPerAccount(), p.blobTransfers());
     VolumeSpec spec =
         new VolumeSpec("bench", p.volumeKind(), volume, BlobCompression.NONE, 0, 0, null);
-    try (RestoreRuntime runtime =
-        RestoreRuntime.builder()
+    try (Restores restores =
+        Restores.builder()
             .database(jdbcUrl, p.user(), p.password())
             .poolName("restore-bench")
             .s3Profiles(profiles(p))
@@ -163,8 +164,8 @@ public final class RestoreRun {
             .defaultTarget(MailstoreKind.of(spec))
             .build()) {
       RestoreRequest request = RestoreRequest.of(p.source()).withClusterSize(p.clusterSize());
-      RestoreEngine engine = runtime.engine();
-      return engine.run(engine.submit(request, null));
+      return restores.await(
+          restores.submit(request, null, Pace.UNLIMITED).id(), Duration.ofDays(1));
     }
   }
 

@@ -16,6 +16,7 @@ import org.mailrestore.backup.LocalBackupStorage;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
 import org.mailrestore.bench.RawRows.Cluster;
+import org.mailrestore.destination.ProvisionedAccount;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Parsed;
 import org.mailrestore.mailstore.ItemRow;
@@ -27,7 +28,6 @@ import org.mailrestore.restore.bookkeeping.Bookkeeping;
 import org.mailrestore.restore.bookkeeping.ClusterRecord;
 import org.mailrestore.restore.bookkeeping.IdMap;
 import org.mailrestore.restore.bookkeeping.IdSpace;
-import org.mailrestore.target.ProvisionedAccount;
 
 /**
  * The mailstore writer against the limit of the same database: the same rows (items, their tags,

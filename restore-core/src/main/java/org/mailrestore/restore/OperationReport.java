@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.mailrestore.restore.bookkeeping.AccountProgress;
 import org.mailrestore.restore.bookkeeping.Bookkeeping;
 
 /**

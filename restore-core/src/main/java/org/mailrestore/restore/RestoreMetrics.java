@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.mailrestore.kind.FailureReason;
 import org.mailrestore.mail.ItemType;
 
 /**

@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.TargetProvisioning;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Parsed;
@@ -17,8 +19,6 @@ import org.mailrestore.mail.Revision;
 import org.mailrestore.source.ItemEntry;
 import org.mailrestore.source.ItemStream;
 import org.mailrestore.source.MailSource;
-import org.mailrestore.target.ProvisionedAccount;
-import org.mailrestore.target.TargetProvisioning;
 
 /**
  * What a restore would do, found by reading the source and the target and writing nothing (a dry

@@ -1,9 +1,10 @@
 package org.mailrestore.restore;
 
 import java.time.Instant;
+import java.util.List;
+import org.mailrestore.destination.TargetSpec;
 import org.mailrestore.mail.PointInTime;
 import org.mailrestore.source.SourceSpec;
-import org.mailrestore.target.TargetSpec;
 
 /**
  * What an administrator asked for. Persisted with the operation, so a resumed operation does
@@ -16,7 +17,8 @@ import org.mailrestore.target.TargetSpec;
  * @param newAccountSuffix for {@link ConflictPolicy#NEW_ACCOUNT}: appended to the local part
  * @param concurrentAccounts accounts restored at once; 0 for the default of the machine
  * @param clusterSize items per cluster (one transaction each); 0 for the default
- * @param target where to restore to; null for the engine's default target
+ * @param targets where to restore to: one target, or several that each take the kinds of item they
+ *     carry (decision 0034); empty for the engine's default targets
  */
 public record RestoreRequest(
     SourceSpec source,
@@ -28,7 +30,7 @@ public record RestoreRequest(
     String newAccountSuffix,
     int concurrentAccounts,
     int clusterSize,
-    TargetSpec target) {
+    List<TargetSpec> targets) {
 
   public static final int DEFAULT_CLUSTER_SIZE = 1000;
   public static final String DEFAULT_SUFFIX = "-restored";
@@ -45,6 +47,7 @@ public record RestoreRequest(
       throw new IllegalArgumentException("concurrency and cluster size must not be negative");
     }
     var unused = new PointInTime(asOf, undeleteFrom, undeleteTo); // checks the window
+    targets = targets == null ? List.of() : List.copyOf(targets);
   }
 
   /** Which state of each item this request restores. */
@@ -60,7 +63,7 @@ public record RestoreRequest(
   /** Restores everything from a source with the defaults. */
   public static RestoreRequest of(SourceSpec source) {
     return new RestoreRequest(
-        source, Selection.ALL, null, null, null, ConflictPolicy.MERGE, null, 0, 0, null);
+        source, Selection.ALL, null, null, null, ConflictPolicy.MERGE, null, 0, 0, List.of());
   }
 
   public RestoreRequest withSource(SourceSpec value) {
@@ -74,7 +77,7 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         clusterSize,
-        target);
+        targets);
   }
 
   public RestoreRequest withPolicy(ConflictPolicy policy) {
@@ -88,7 +91,7 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         clusterSize,
-        target);
+        targets);
   }
 
   public RestoreRequest withSelection(Selection value) {
@@ -102,7 +105,7 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         clusterSize,
-        target);
+        targets);
   }
 
   public RestoreRequest withAsOf(Instant value) {
@@ -116,7 +119,7 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         clusterSize,
-        target);
+        targets);
   }
 
   public RestoreRequest withUndelete(Instant from, Instant to) {
@@ -130,7 +133,7 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         clusterSize,
-        target);
+        targets);
   }
 
   public RestoreRequest withClusterSize(int value) {
@@ -144,10 +147,10 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         value,
-        target);
+        targets);
   }
 
-  public RestoreRequest withTarget(TargetSpec value) {
+  public RestoreRequest withTargets(List<TargetSpec> value) {
     return new RestoreRequest(
         source,
         selection,

@@ -17,25 +17,23 @@ import org.mailrestore.blob.Sha256;
 import org.mailrestore.blob.StorageLimits;
 import org.mailrestore.blob.s3.S3Profiles;
 import org.mailrestore.blob.s3.S3Settings;
+import org.mailrestore.destination.MailTarget;
+import org.mailrestore.destination.RestoredStore;
+import org.mailrestore.destination.TargetContext;
+import org.mailrestore.destination.TargetSpec;
 import org.mailrestore.export.ExportFormat;
 import org.mailrestore.export.ExportReport;
 import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.OperationListener;
-import org.mailrestore.restore.RestoreEngine;
+import org.mailrestore.restore.ReadCounter;
 import org.mailrestore.restore.RestoreMetrics;
-import org.mailrestore.restore.SourceOpener;
-import org.mailrestore.restore.TargetOpener;
 import org.mailrestore.restore.bookkeeping.Bookkeeping;
-import org.mailrestore.source.CountedSource;
+import org.mailrestore.restore.coordination.RestoreEngine;
+import org.mailrestore.restore.run.SourceOpener;
+import org.mailrestore.restore.run.TargetOpener;
 import org.mailrestore.source.MailSource;
-import org.mailrestore.source.ReadCounter;
 import org.mailrestore.source.SourceContext;
 import org.mailrestore.source.SourceSpec;
-import org.mailrestore.sql.Database;
-import org.mailrestore.target.MailTarget;
-import org.mailrestore.target.RestoredStore;
-import org.mailrestore.target.TargetContext;
-import org.mailrestore.target.TargetSpec;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
 import org.slf4j.Logger;
@@ -81,7 +79,7 @@ public final class RestoreRuntime implements AutoCloseable {
     this.sources = new Sources(new SourceContext(s3, b.limits, b.registry, null, b.fence));
     this.targets =
         new Targets(
-            b.defaultTarget,
+            b.defaultTargets,
             new TargetContext(dataSource, s3, b.limits, b.registry, b.environment));
   }
 
@@ -121,7 +119,7 @@ public final class RestoreRuntime implements AutoCloseable {
   }
 
   /** How this runtime opens targets. */
-  public TargetOpener targets() {
+  public TargetOpener targetOpener() {
     return targets;
   }
 
@@ -164,14 +162,19 @@ public final class RestoreRuntime implements AutoCloseable {
     return sources.describe(spec);
   }
 
-  /** A target (the default one for null), opened once and shared. */
+  /** A target (the default ones for null, composed when several), opened once and shared. */
   public MailTarget target(TargetSpec spec) throws SQLException, IOException {
-    return targets.open(spec);
+    return targets.open(spec == null ? List.of() : List.of(spec));
   }
 
-  /** The default target's spec, or null when none is configured. */
-  public TargetSpec defaultTarget() {
-    return targets.defaultSpec();
+  /** The targets a request names (several composed; the defaults for none). */
+  public MailTarget targets(List<TargetSpec> specs) throws SQLException, IOException {
+    return targets.open(specs);
+  }
+
+  /** The default targets' specs: empty when none is configured. */
+  public List<TargetSpec> defaultTargets() {
+    return targets.defaults();
   }
 
   /** Compares a target (the default one for null) with the source it was restored from. */
@@ -257,7 +260,7 @@ public final class RestoreRuntime implements AutoCloseable {
     private String instanceId = "cli-" + UUID.randomUUID().toString().substring(0, 8);
     private int leaseSeconds = RestoreEngine.DEFAULT_LEASE_SECONDS;
     private OperationListener listener = OperationListener.NONE;
-    private TargetSpec defaultTarget;
+    private List<TargetSpec> defaultTargets = List.of();
     private Map<String, String> environment = System.getenv();
 
     private Builder() {}
@@ -331,7 +334,15 @@ public final class RestoreRuntime implements AutoCloseable {
 
     /** Where restores write when their request names no target. */
     public Builder defaultTarget(TargetSpec value) {
-      defaultTarget = value;
+      return defaultTargets(value == null ? List.of() : List.of(value));
+    }
+
+    /**
+     * Where restores write when their request names no target: several compose, each taking the
+     * kinds of item it carries.
+     */
+    public Builder defaultTargets(List<TargetSpec> value) {
+      defaultTargets = List.copyOf(value);
       return this;
     }
 
@@ -364,7 +375,7 @@ public final class RestoreRuntime implements AutoCloseable {
         ds = pool;
       }
       try {
-        RuntimeTables.migrate(ds, defaultTarget);
+        RuntimeTables.migrate(ds, defaultTargets);
         return new RestoreRuntime(this, ds, owned);
       } catch (RuntimeException e) {
         if (owned != null) {

@@ -1,12 +1,13 @@
 package org.mailrestore.runtime;
 
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import javax.sql.DataSource;
+import org.mailrestore.destination.TargetKind;
+import org.mailrestore.destination.TargetSpec;
 import org.mailrestore.restore.bookkeeping.EngineSchema;
-import org.mailrestore.target.TargetKind;
-import org.mailrestore.target.TargetKinds;
-import org.mailrestore.target.TargetSpec;
 
 /**
  * The tables a runtime needs before it starts: the engine's, and those of its default target's kind
@@ -17,18 +18,22 @@ final class RuntimeTables {
 
   private RuntimeTables() {}
 
-  static void migrate(DataSource ds, TargetSpec defaultTarget) {
-    TargetKind kind =
-        defaultTarget == null
-            ? null
-            : TargetKinds.installed().find(defaultTarget.kind()).orElse(null);
-    if (kind == null) {
+  static void migrate(DataSource ds, List<TargetSpec> defaultTargets) {
+    List<TargetKind> kinds =
+        defaultTargets.stream()
+            .map(t -> TargetKind.installed().find(t.kind()))
+            .flatMap(Optional::stream)
+            .distinct()
+            .toList();
+    if (kinds.isEmpty()) {
       EngineSchema.migrate(ds);
       return;
     }
     FutureTask<Void> target =
         new FutureTask<>(() -> {
-          kind.prepare(ds);
+          for (TargetKind kind : kinds) {
+            kind.prepare(ds);
+          }
           return null;
         });
     Thread.ofPlatform().daemon().name("mailrestore-target-tables").start(target);

@@ -2,10 +2,9 @@ package org.mailrestore.runtime;
 
 import java.io.IOException;
 import org.mailrestore.restore.Selection;
-import org.mailrestore.restore.SourceOpener;
+import org.mailrestore.restore.run.SourceOpener;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceContext;
-import org.mailrestore.source.SourceKinds;
 import org.mailrestore.source.SourceSpec;
 
 /** Opens sources through the installed source kinds. */
@@ -19,11 +18,11 @@ final class Sources implements SourceOpener {
 
   @Override
   public MailSource open(SourceSpec spec, Selection selection) throws IOException {
-    return SourceKinds.installed().open(spec, context.withAccounts(selection.accounts()));
+    return spec.open(context.withAccounts(selection.accounts()));
   }
 
   @Override
   public String describe(SourceSpec spec) {
-    return SourceKinds.installed().describe(spec);
+    return spec.describe();
   }
 }

@@ -2,52 +2,56 @@ package org.mailrestore.runtime;
 
 import java.io.IOException;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import org.mailrestore.restore.TargetOpener;
-import org.mailrestore.target.MailTarget;
-import org.mailrestore.target.TargetContext;
-import org.mailrestore.target.TargetKinds;
-import org.mailrestore.target.TargetSpec;
+import org.mailrestore.destination.MailTarget;
+import org.mailrestore.destination.TargetContext;
+import org.mailrestore.destination.TargetSpec;
+import org.mailrestore.restore.run.TargetOpener;
+import org.mailrestore.runtime.compose.ComposedTarget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Opens targets through the installed target kinds, once per spec; closes them at the end. */
+/**
+ * Opens targets through the installed target kinds, once per spec, and composes several into one;
+ * closes them at the end.
+ */
 final class Targets implements TargetOpener, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Targets.class);
 
-  private final TargetSpec defaultSpec;
+  private final List<TargetSpec> defaults;
   private final TargetContext context;
   private final Map<TargetSpec, MailTarget> open = new HashMap<>();
 
-  Targets(TargetSpec defaultSpec, TargetContext context) {
-    this.defaultSpec = defaultSpec == null ? null : TargetKinds.installed().normalize(defaultSpec);
+  Targets(List<TargetSpec> defaults, TargetContext context) {
+    this.defaults = defaults.stream().map(TargetSpec::normalize).toList();
     this.context = context;
   }
 
-  TargetSpec defaultSpec() {
-    return defaultSpec;
+  List<TargetSpec> defaults() {
+    return defaults;
   }
 
   @Override
-  public synchronized MailTarget open(TargetSpec spec) throws SQLException, IOException {
-    TargetSpec wanted = spec == null ? defaultSpec : TargetKinds.installed().normalize(spec);
-    if (wanted == null) {
+  public synchronized MailTarget open(List<TargetSpec> specs) throws SQLException, IOException {
+    List<TargetSpec> wanted =
+        specs.isEmpty() ? defaults : specs.stream().map(TargetSpec::normalize).toList();
+    if (wanted.isEmpty()) {
       throw new IOException("no target: name one (--volume, --target), or configure a default");
     }
-    MailTarget target = open.get(wanted);
-    if (target == null) {
-      target = TargetKinds.installed().open(wanted, context);
-      open.put(wanted, target);
+    List<MailTarget> parts = new ArrayList<>();
+    for (TargetSpec spec : wanted) {
+      MailTarget target = open.get(spec);
+      if (target == null) {
+        target = spec.open(context);
+        open.put(spec, target);
+      }
+      parts.add(target);
     }
-    return target;
-  }
-
-  @Override
-  public String describe(TargetSpec spec) {
-    TargetSpec described = spec == null ? defaultSpec : spec;
-    return described == null ? "no target" : TargetKinds.installed().describe(described);
+    return parts.size() == 1 ? parts.get(0) : new ComposedTarget(parts);
   }
 
   @Override

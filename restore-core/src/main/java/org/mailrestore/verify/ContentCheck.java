@@ -14,6 +14,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.destination.RestoredStore;
+import org.mailrestore.destination.RestoredStore.Fidelity;
+import org.mailrestore.destination.RestoredStore.RestoredAccount;
+import org.mailrestore.destination.RestoredStore.RestoredItem;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Flags;
 import org.mailrestore.mail.Item;
@@ -22,10 +26,6 @@ import org.mailrestore.mail.Revision;
 import org.mailrestore.restore.bookkeeping.IdSpace;
 import org.mailrestore.source.ItemEntry;
 import org.mailrestore.source.ItemStream;
-import org.mailrestore.target.RestoredStore;
-import org.mailrestore.target.RestoredStore.Fidelity;
-import org.mailrestore.target.RestoredStore.RestoredAccount;
-import org.mailrestore.target.RestoredStore.RestoredItem;
 
 /**
  * An account's content items, a batch at a time: each mapped item's fields as far as the target

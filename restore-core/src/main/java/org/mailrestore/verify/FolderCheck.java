@@ -10,18 +10,19 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.mailrestore.folders.FolderGraph;
+import org.mailrestore.destination.FolderBatch;
+import org.mailrestore.destination.RestoredStore.Fidelity;
+import org.mailrestore.destination.RestoredStore.RestoredAccount;
+import org.mailrestore.destination.RestoredStore.RestoredItem;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Flags;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Revision;
 import org.mailrestore.mail.SystemFolder;
 import org.mailrestore.restore.bookkeeping.IdSpace;
+import org.mailrestore.restore.data.FolderGraph;
 import org.mailrestore.source.ItemEntry;
 import org.mailrestore.source.ItemStream;
-import org.mailrestore.target.RestoredStore.Fidelity;
-import org.mailrestore.target.RestoredStore.RestoredAccount;
-import org.mailrestore.target.RestoredStore.RestoredItem;
 
 /**
  * An account's folders, search folders, mountpoints and tags: planned again as the restore planned
@@ -79,13 +80,13 @@ final class FolderCheck {
     List<Integer> oldIds = new ArrayList<>();
     plan.folders().forEach(f -> oldIds.add(f.container().oldId()));
     oldIds.addAll(tagDefs.keySet());
-    oldIds.add(FolderGraph.RECOVERY_OLD_ID);
+    oldIds.add(FolderBatch.RECOVERY_OLD_ID);
     Map<Integer, Integer> ids = run.idMap.mapped(space, oldIds);
     Map<Integer, Integer> folderMap = new HashMap<>();
     for (SystemFolder f : SystemFolder.values()) {
       folderMap.put(f.id(), f.id());
     }
-    Integer recovery = ids.get(FolderGraph.RECOVERY_OLD_ID);
+    Integer recovery = ids.get(FolderBatch.RECOVERY_OLD_ID);
     if (plan.needsRecoveryFolder()) {
       if (recovery == null) {
         run.differ("account " + name + ": the folder " + plan.recoveryFolderName() + " is missing");
@@ -120,9 +121,9 @@ final class FolderCheck {
       Revision actual = stored.item().revisions().get(0);
       Integer parent =
           switch (planned.parent()) {
-            case FolderGraph.Parent.System(int id) -> id;
-            case FolderGraph.Parent.Planned(int oldId) -> folderMap.get(oldId);
-            case FolderGraph.Parent.Recovery() -> recovery;
+            case FolderBatch.Parent.System(int id) -> id;
+            case FolderBatch.Parent.Planned(int oldId) -> folderMap.get(oldId);
+            case FolderBatch.Parent.Recovery() -> recovery;
           };
       Revision s = c.state();
       run.check(what, "type", c.type(), stored.item().type());

@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.mailrestore.destination.RestoredStore.RestoredAccount;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Grant;
 import org.mailrestore.mail.Parsed;
-import org.mailrestore.target.RestoredStore.RestoredAccount;
 
 /** An account's grants: each source grant, its folder and grantee translated into the target's. */
 final class GrantCheck {

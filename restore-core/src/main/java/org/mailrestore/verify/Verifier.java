@@ -6,11 +6,11 @@ import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.UnaryOperator;
-import org.mailrestore.folders.FolderGraph;
+import org.mailrestore.destination.RestoredStore;
 import org.mailrestore.mail.PointInTime;
 import org.mailrestore.restore.bookkeeping.IdMap;
+import org.mailrestore.restore.data.FolderGraph;
 import org.mailrestore.source.MailSource;
-import org.mailrestore.target.RestoredStore;
 
 /**
  * Compares what a target holds with the source it was restored from: every account, folder, item,

@@ -15,14 +15,14 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.destination.RestoredStore;
+import org.mailrestore.destination.RestoredStore.Fidelity;
+import org.mailrestore.destination.RestoredStore.RestoredAccount;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Parsed;
 import org.mailrestore.restore.bookkeeping.IdMap;
 import org.mailrestore.restore.bookkeeping.IdSpace;
 import org.mailrestore.source.MailSource;
-import org.mailrestore.target.RestoredStore;
-import org.mailrestore.target.RestoredStore.Fidelity;
-import org.mailrestore.target.RestoredStore.RestoredAccount;
 
 /**
  * One verification: its findings and counters, and the account-level checks. Folders, content and

@@ -3,7 +3,7 @@ package org.mailrestore.imap;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
-import org.mailrestore.target.ItemBatch.ItemToWrite;
+import org.mailrestore.destination.ItemBatch.ItemToWrite;
 
 /**
  * A message ready to append: its bytes as IMAP carries them (CRLF), where it goes, its flags and

@@ -10,14 +10,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.mailrestore.folders.FolderGraph;
+import org.mailrestore.destination.ClusterJournal;
+import org.mailrestore.destination.FolderBatch;
+import org.mailrestore.destination.FolderBatch.FolderToWrite;
 import org.mailrestore.imap.ImapRecords.FolderRow;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.SystemFolder;
 import org.mailrestore.sql.Sql;
-import org.mailrestore.target.ClusterJournal;
-import org.mailrestore.target.FolderBatch;
-import org.mailrestore.target.FolderBatch.FolderToWrite;
 
 /**
  * An account's folders: target ids (system folders keep the backup's ids, restored ones get new
@@ -98,8 +97,8 @@ final class FolderPaths {
     for (FolderToWrite f : batch.folders()) {
       Parent parent =
           switch (f.parent()) {
-            case FolderGraph.Parent.System(int id) -> new Parent(system(s, id), null);
-            case FolderGraph.Parent.Planned(int oldId) -> {
+            case FolderBatch.Parent.System(int id) -> new Parent(system(s, id), null);
+            case FolderBatch.Parent.Planned(int oldId) -> {
               if (planned.containsKey(oldId)) {
                 yield new Parent(null, planned.get(oldId));
               } else if (skipped.containsKey(oldId)) {
@@ -109,8 +108,8 @@ final class FolderPaths {
                 yield new Parent(restored == null ? SystemFolder.USER_ROOT.id() : restored, null);
               }
             }
-            case FolderGraph.Parent.Recovery() -> {
-              Integer restored = batch.restored().get(FolderGraph.RECOVERY_OLD_ID);
+            case FolderBatch.Parent.Recovery() -> {
+              Integer restored = batch.restored().get(FolderBatch.RECOVERY_OLD_ID);
               yield recovery != null ? new Parent(null, recovery) : new Parent(restored, null);
             }
           };
@@ -187,7 +186,7 @@ final class FolderPaths {
       int parentId = p.made() != null ? ids.get(p.made()) : p.id();
       ImapRecords.addFolder(c, accountId, new FolderRow(id, m.path(), m.name(), parentId));
       if (m.folder() == null) {
-        journal.mapped(FolderGraph.RECOVERY_OLD_ID, id);
+        journal.mapped(FolderBatch.RECOVERY_OLD_ID, id);
       } else {
         journal.restored(m.folder(), id);
       }

@@ -13,12 +13,12 @@ import java.util.Map;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import javax.sql.DataSource;
+import org.mailrestore.destination.MailTarget;
+import org.mailrestore.destination.TargetContext;
+import org.mailrestore.destination.TargetKind;
+import org.mailrestore.destination.TargetSpec;
 import org.mailrestore.kind.FieldProblems;
 import org.mailrestore.kind.KindOption;
-import org.mailrestore.target.MailTarget;
-import org.mailrestore.target.TargetContext;
-import org.mailrestore.target.TargetKind;
-import org.mailrestore.target.TargetSpec;
 
 /**
  * A live IMAP server ({@code --target imap://host:port}): see docs/imap-target.md. The admin's

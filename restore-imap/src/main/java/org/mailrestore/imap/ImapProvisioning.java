@@ -4,12 +4,12 @@ import java.io.IOException;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
+import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.TargetProvisioning;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.ClassOfService;
 import org.mailrestore.mail.DistributionList;
 import org.mailrestore.mail.Domain;
-import org.mailrestore.target.ProvisionedAccount;
-import org.mailrestore.target.TargetProvisioning;
 
 /**
  * Phase 1 on an IMAP server: accounts are logins. With {@code --provision none} they must exist

@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.RestoredStore;
 import org.mailrestore.imap.ImapRecords.FolderRow;
 import org.mailrestore.imap.ImapRecords.MessageRow;
 import org.mailrestore.imap.ImapRecords.TagRow;
@@ -23,8 +25,6 @@ import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Revision;
 import org.mailrestore.mail.SystemFolder;
 import org.mailrestore.source.MailSource;
-import org.mailrestore.target.ProvisionedAccount;
-import org.mailrestore.target.RestoredStore;
 
 /**
  * What the server holds, read back over IMAP for {@code verify}: each restored message fetched

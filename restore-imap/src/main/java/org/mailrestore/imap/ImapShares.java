@@ -3,11 +3,11 @@ package org.mailrestore.imap;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.Optional;
+import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.TargetShares;
 import org.mailrestore.imap.ImapRecords.FolderRow;
 import org.mailrestore.mail.Grant;
 import org.mailrestore.mail.GranteeType;
-import org.mailrestore.target.ProvisionedAccount;
-import org.mailrestore.target.TargetShares;
 
 /**
  * Phase 3 on an IMAP server: grants become ACL entries (RFC 4314 SETACL, set as the folder's owner)

@@ -17,6 +17,8 @@ import java.util.Set;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.blob.BlobSource;
+import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.RestoredStore.RestoredItem;
 import org.mailrestore.imap.ImapRecords.FolderRow;
 import org.mailrestore.imap.ImapRecords.TagRow;
 import org.mailrestore.mail.Account;
@@ -32,8 +34,6 @@ import org.mailrestore.mail.SystemFolder;
 import org.mailrestore.source.ItemEntry;
 import org.mailrestore.source.ItemStream;
 import org.mailrestore.source.MailSource;
-import org.mailrestore.target.ProvisionedAccount;
-import org.mailrestore.target.RestoredStore.RestoredItem;
 
 /**
  * What restores wrote to an IMAP server, read back as a source for {@code export}: the accounts,

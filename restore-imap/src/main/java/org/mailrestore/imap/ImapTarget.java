@@ -3,14 +3,14 @@ package org.mailrestore.imap;
 import java.sql.SQLException;
 import java.util.EnumSet;
 import java.util.Set;
+import org.mailrestore.destination.MailTarget;
+import org.mailrestore.destination.MailboxWriter;
+import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.RestoredStore;
+import org.mailrestore.destination.TargetProvisioning;
+import org.mailrestore.destination.TargetShares;
+import org.mailrestore.destination.WriteContext;
 import org.mailrestore.mail.ItemType;
-import org.mailrestore.target.MailTarget;
-import org.mailrestore.target.MailboxWriter;
-import org.mailrestore.target.ProvisionedAccount;
-import org.mailrestore.target.RestoredStore;
-import org.mailrestore.target.TargetProvisioning;
-import org.mailrestore.target.TargetShares;
-import org.mailrestore.target.WriteContext;
 
 /**
  * A live IMAP server as a restore target. The mail goes to the server; the target's records (which

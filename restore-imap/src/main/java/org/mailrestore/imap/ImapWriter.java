@@ -14,20 +14,20 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
+import org.mailrestore.destination.ClusterJournal;
+import org.mailrestore.destination.FolderBatch;
+import org.mailrestore.destination.ItemBatch;
+import org.mailrestore.destination.ItemBatch.ItemToWrite;
+import org.mailrestore.destination.ItemBatch.Staged;
+import org.mailrestore.destination.MailboxWriter;
+import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.WriteContext;
 import org.mailrestore.imap.Appending.Placed;
 import org.mailrestore.imap.ImapRecords.MessageRow;
+import org.mailrestore.kind.FailureReason;
 import org.mailrestore.mail.ItemType;
-import org.mailrestore.restore.FailureReason;
 import org.mailrestore.source.Passing;
 import org.mailrestore.sql.Sql;
-import org.mailrestore.target.ClusterJournal;
-import org.mailrestore.target.FolderBatch;
-import org.mailrestore.target.ItemBatch;
-import org.mailrestore.target.ItemBatch.ItemToWrite;
-import org.mailrestore.target.ItemBatch.Staged;
-import org.mailrestore.target.MailboxWriter;
-import org.mailrestore.target.ProvisionedAccount;
-import org.mailrestore.target.WriteContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -151,7 +151,7 @@ final class ImapWriter implements MailboxWriter {
   // ---- content -------------------------------------------------------------------------------
 
   @Override
-  public Staged stage(Passing content, BlobDigest declared) throws IOException {
+  public Staged stage(ItemType type, Passing content, BlobDigest declared) throws IOException {
     return MessageContent.stage(content, declared);
   }
 

@@ -2,12 +2,13 @@ package org.mailrestore.imap;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
+import org.mailrestore.destination.ItemBatch.ItemToWrite;
+import org.mailrestore.destination.ItemBatch.Staged;
+import org.mailrestore.destination.WriteContext;
 import org.mailrestore.source.Passing;
-import org.mailrestore.target.ItemBatch.ItemToWrite;
-import org.mailrestore.target.ItemBatch.Staged;
-import org.mailrestore.target.WriteContext;
 
 /**
  * A message's bytes, read whole (an APPEND literal needs its exact length first) and checked
@@ -38,15 +39,15 @@ final class MessageContent {
       throw new BlobException(BlobException.Reason.MISSING, "the item names no content");
     }
     long size = item.state().size();
-    context.transfers().acquireUninterruptibly();
-    try (InputStream in = context.blobs().openVerified(digest, size > 0 ? size : -1)) {
-      return in.readAllBytes();
+    try {
+      return context.content().read(digest, size > 0 ? size : -1, InputStream::readAllBytes);
     } catch (BlobException e) {
       throw e;
     } catch (IOException e) {
       throw new BlobException(BlobException.Reason.IO_ERROR, e.getMessage(), e);
-    } finally {
-      context.transfers().release();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while waiting to read " + digest);
     }
   }
 

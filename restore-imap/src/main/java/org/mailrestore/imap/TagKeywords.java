@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.mailrestore.destination.ClusterJournal;
+import org.mailrestore.destination.FolderBatch.TagToWrite;
 import org.mailrestore.imap.ImapRecords.TagRow;
 import org.mailrestore.mail.Keywords;
 import org.mailrestore.sql.Sql;
-import org.mailrestore.target.ClusterJournal;
-import org.mailrestore.target.FolderBatch.TagToWrite;
 
 /** An account's tags as keywords: those restored, and those items carry without a definition. */
 final class TagKeywords {

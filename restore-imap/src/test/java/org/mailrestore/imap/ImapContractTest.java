@@ -3,15 +3,13 @@ package org.mailrestore.imap;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Nested;
-import org.mailrestore.target.MailTarget;
-import org.mailrestore.target.MailTargetContract;
-import org.mailrestore.target.TargetContext;
-import org.mailrestore.target.TargetKinds;
-import org.mailrestore.target.TargetSpec;
+import org.mailrestore.destination.MailTarget;
+import org.mailrestore.destination.MailTargetContract;
+import org.mailrestore.destination.TargetContext;
+import org.mailrestore.destination.TargetSpec;
 import org.mailrestore.testkit.CyrusServer;
 import org.mailrestore.testkit.DovecotServer;
 
@@ -19,9 +17,6 @@ import org.mailrestore.testkit.DovecotServer;
 class ImapContractTest {
 
   /** Every account the contract provisions. */
-  private static final List<String> USERS =
-      List.of("ann", "bea", "cid", "dan", "eve", "fay", "gus");
-
   static DovecotServer dovecot() throws Exception {
     assumeTrue(
         DovecotServer.installed(),
@@ -45,16 +40,14 @@ class ImapContractTest {
     @Override
     protected MailTarget open(TargetContext context) throws Exception {
       DovecotServer dovecot = dovecot();
-      return TargetKinds.installed()
-          .open(
-              TargetSpec.of(
-                  ImapKind.NAME,
-                  dovecot.url(),
-                  Map.of(
-                      ImapKind.STARTTLS, "never",
-                      ImapKind.PROVISION, "sql",
-                      ImapKind.SQL_URL, dovecot.usersJdbcUrl())),
-              withAdmin(context, DovecotServer.MASTER, DovecotServer.MASTER_PASSWORD));
+      return TargetSpec.of(
+              ImapKind.NAME,
+              dovecot.url(),
+              Map.of(
+                  ImapKind.STARTTLS, "never",
+                  ImapKind.PROVISION, "sql",
+                  ImapKind.SQL_URL, dovecot.usersJdbcUrl()))
+          .open(withAdmin(context, DovecotServer.MASTER, DovecotServer.MASTER_PASSWORD));
     }
   }
 
@@ -64,16 +57,14 @@ class ImapContractTest {
     @Override
     protected MailTarget open(TargetContext context) throws Exception {
       DovecotServer dovecot = dovecot();
-      for (String user : USERS) {
+      for (String user : MailTargetContract.USERS) {
         dovecot.addUser(user + "@" + domain());
       }
-      return TargetKinds.installed()
-          .open(
-              TargetSpec.of(
-                  ImapKind.NAME,
-                  dovecot.url(),
-                  Map.of(ImapKind.STARTTLS, "never", ImapKind.LOGIN, "separator")),
-              withAdmin(context, DovecotServer.MASTER, DovecotServer.MASTER_PASSWORD));
+      return TargetSpec.of(
+              ImapKind.NAME,
+              dovecot.url(),
+              Map.of(ImapKind.STARTTLS, "never", ImapKind.LOGIN, "separator"))
+          .open(withAdmin(context, DovecotServer.MASTER, DovecotServer.MASTER_PASSWORD));
     }
   }
 
@@ -86,16 +77,14 @@ class ImapContractTest {
     @Override
     protected MailTarget open(TargetContext context) throws Exception {
       CyrusServer cyrus = cyrus();
-      for (String user : USERS) {
+      for (String user : MailTargetContract.USERS) {
         cyrus.addUser(user + "@" + domain());
       }
-      return TargetKinds.installed()
-          .open(
-              TargetSpec.of(
-                  ImapKind.NAME,
-                  cyrus.url(),
-                  Map.of(ImapKind.STARTTLS, "never", ImapKind.ALL_USERS, "anyone")),
-              withAdmin(context, CyrusServer.ADMIN, CyrusServer.ADMIN_PASSWORD));
+      return TargetSpec.of(
+              ImapKind.NAME,
+              cyrus.url(),
+              Map.of(ImapKind.STARTTLS, "never", ImapKind.ALL_USERS, "anyone"))
+          .open(withAdmin(context, CyrusServer.ADMIN, CyrusServer.ADMIN_PASSWORD));
     }
   }
 

@@ -17,17 +17,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.blob.BlobVolume;
 import org.mailrestore.blob.StoredBlob;
 import org.mailrestore.blob.VerifyingInputStream;
-import org.mailrestore.restore.FailureReason;
+import org.mailrestore.destination.ClusterJournal;
+import org.mailrestore.destination.ItemBatch.ItemToWrite;
+import org.mailrestore.destination.WriteContext;
+import org.mailrestore.kind.FailureReason;
 import org.mailrestore.source.Passing;
-import org.mailrestore.target.ClusterJournal;
-import org.mailrestore.target.ItemBatch.ItemToWrite;
-import org.mailrestore.target.WriteContext;
 
 /**
  * A cluster's blobs, into the volume: each digest the volume lacks is copied once (in parallel,
@@ -152,32 +151,14 @@ final class BlobTransfer {
 
   /** Copies one blob, within the engine's bounds on copies in flight. */
   private Copied copy(BlobDigest digest, long size) throws InterruptedException {
-    boolean large = size >= WriteContext.LARGE_CONTENT;
-    context.metrics().blobTransferWaiting(1);
-    context.transfers().acquire();
     try {
-      if (large) {
-        context.largeTransfers().acquire();
-      }
-    } catch (InterruptedException e) {
-      context.transfers().release();
-      throw e;
-    } finally {
-      context.metrics().blobTransferWaiting(-1);
-    }
-    long started = System.nanoTime();
-    try (InputStream in = context.blobs().openVerified(digest, size)) {
-      return new Copied(volume.write(digest, size, in), null, null);
+      return context
+          .content()
+          .read(digest, size, in -> new Copied(volume.write(digest, size, in), null, null));
     } catch (BlobException e) {
       return new Copied(null, FailureReason.of(e.reason()), e.getMessage());
     } catch (IOException e) {
       return new Copied(null, FailureReason.BLOB_IO, "blob " + digest + ": " + e.getMessage());
-    } finally {
-      if (large) {
-        context.largeTransfers().release();
-      }
-      context.transfers().release();
-      context.metrics().blobTransfer().record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
     }
   }
 

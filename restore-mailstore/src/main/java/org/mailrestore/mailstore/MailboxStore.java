@@ -11,9 +11,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import javax.sql.DataSource;
+import org.mailrestore.destination.ClusterJournal;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.sql.Sql;
-import org.mailrestore.target.ClusterJournal;
 
 /**
  * Writes a mailbox's items in clusters, one transaction each (with the engine's journal), with the
@@ -23,8 +23,6 @@ import org.mailrestore.target.ClusterJournal;
 public final class MailboxStore {
 
   /** The largest IN list sent in one query. */
-  static final int MAX_IN_LIST = org.mailrestore.restore.bookkeeping.IdMap.MAX_IN_LIST;
-
   private static final String INSERT_ITEM =
       "INSERT INTO mail_item (mailbox_id, id, type, folder_id, uuid, date, size, flags, name,"
           + " sender, subject, color, view, blob_digest, volume_id, metadata)"
@@ -46,8 +44,8 @@ public final class MailboxStore {
    * Writes a cluster's rows and the engine's journal of it in one transaction: either everything is
    * there (rows, id map, failures, checkpoint, counters) or nothing is.
    *
-   * @throws org.mailrestore.restore.bookkeeping.LeaseLostException when the account's lease was
-   *     lost to another instance (the journal checks it)
+   * @throws SQLException when the database fails, or the account's lease was lost to another
+   *     instance (the journal checks it): nothing of the cluster is written
    */
   public void write(
       int mailboxId,

@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.mailrestore.blob.BlobCompression;
+import org.mailrestore.destination.MailTarget;
+import org.mailrestore.destination.TargetContext;
+import org.mailrestore.destination.TargetKind;
+import org.mailrestore.destination.TargetSpec;
 import org.mailrestore.kind.FieldProblems;
 import org.mailrestore.kind.KindOption;
-import org.mailrestore.target.MailTarget;
-import org.mailrestore.target.TargetContext;
-import org.mailrestore.target.TargetKind;
-import org.mailrestore.target.TargetSpec;
 
 /**
  * Our own Zimbra-style mailstore: the bookkeeping's MariaDB database holds its rows, a blob volume

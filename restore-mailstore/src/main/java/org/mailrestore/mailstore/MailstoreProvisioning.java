@@ -5,13 +5,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.TargetProvisioning;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.ClassOfService;
 import org.mailrestore.mail.DistributionList;
 import org.mailrestore.mail.Domain;
 import org.mailrestore.mail.Json;
-import org.mailrestore.target.ProvisionedAccount;
-import org.mailrestore.target.TargetProvisioning;
 
 /** Phase 1 in the mailstore: rows in its provisioning tables, a mailbox per account. */
 final class MailstoreProvisioning implements TargetProvisioning {

@@ -10,6 +10,8 @@ import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.mailrestore.blob.BlobVolume;
+import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.RestoredStore;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Grant;
 import org.mailrestore.mail.GranteeType;
@@ -17,8 +19,6 @@ import org.mailrestore.mail.Json;
 import org.mailrestore.mail.Revision;
 import org.mailrestore.mailstore.MailstoreReader.StoredAccount;
 import org.mailrestore.source.MailSource;
-import org.mailrestore.target.ProvisionedAccount;
-import org.mailrestore.target.RestoredStore;
 
 /** The mailstore read back: keyed, batched queries only. It keeps everything it is given. */
 final class MailstoreReadBack implements RestoredStore {

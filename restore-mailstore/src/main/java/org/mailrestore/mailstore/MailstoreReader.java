@@ -129,9 +129,8 @@ public final class MailstoreReader {
     Sql.withConnection(
         dataSource,
         c -> {
-          for (int from = 0; from < list.size(); from += MailboxStore.MAX_IN_LIST) {
-            List<Integer> chunk =
-                list.subList(from, Math.min(list.size(), from + MailboxStore.MAX_IN_LIST));
+          for (int from = 0; from < list.size(); from += Sql.MAX_IN_LIST) {
+            List<Integer> chunk = list.subList(from, Math.min(list.size(), from + Sql.MAX_IN_LIST));
             Map<Integer, List<String>> tags = new HashMap<>();
             try (PreparedStatement ps =
                 c.prepareStatement(

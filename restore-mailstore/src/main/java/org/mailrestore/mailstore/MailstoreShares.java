@@ -2,9 +2,9 @@ package org.mailrestore.mailstore;
 
 import java.sql.SQLException;
 import java.util.Optional;
+import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.TargetShares;
 import org.mailrestore.mail.Grant;
-import org.mailrestore.target.ProvisionedAccount;
-import org.mailrestore.target.TargetShares;
 
 /** Phase 3 in the mailstore: rows in {@code acl} and {@code mountpoint}. */
 final class MailstoreShares implements TargetShares {

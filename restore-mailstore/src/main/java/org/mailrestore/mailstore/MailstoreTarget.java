@@ -5,14 +5,14 @@ import java.sql.SQLException;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.mailrestore.blob.BlobVolume;
-import org.mailrestore.target.MailTarget;
-import org.mailrestore.target.MailboxWriter;
-import org.mailrestore.target.ProvisionedAccount;
-import org.mailrestore.target.RestoredStore;
-import org.mailrestore.target.TargetContext;
-import org.mailrestore.target.TargetProvisioning;
-import org.mailrestore.target.TargetShares;
-import org.mailrestore.target.WriteContext;
+import org.mailrestore.destination.MailTarget;
+import org.mailrestore.destination.MailboxWriter;
+import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.RestoredStore;
+import org.mailrestore.destination.TargetContext;
+import org.mailrestore.destination.TargetProvisioning;
+import org.mailrestore.destination.TargetShares;
+import org.mailrestore.destination.WriteContext;
 
 /**
  * The mailstore as a restore target: its tables live in the bookkeeping's database, so each

@@ -12,23 +12,22 @@ import javax.sql.DataSource;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobVolume;
 import org.mailrestore.blob.StoredBlob;
-import org.mailrestore.folders.FolderGraph;
+import org.mailrestore.destination.ClusterJournal;
+import org.mailrestore.destination.FolderBatch;
+import org.mailrestore.destination.FolderBatch.FolderToWrite;
+import org.mailrestore.destination.FolderBatch.TagToWrite;
+import org.mailrestore.destination.ItemBatch;
+import org.mailrestore.destination.ItemBatch.ItemToWrite;
+import org.mailrestore.destination.ItemBatch.Staged;
+import org.mailrestore.destination.MailboxWriter;
+import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.WriteContext;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Revision;
 import org.mailrestore.mail.SystemFolder;
 import org.mailrestore.mailstore.MailboxStore.TagLink;
 import org.mailrestore.mailstore.MailboxStore.TagRow;
 import org.mailrestore.source.Passing;
-import org.mailrestore.target.ClusterJournal;
-import org.mailrestore.target.FolderBatch;
-import org.mailrestore.target.FolderBatch.FolderToWrite;
-import org.mailrestore.target.FolderBatch.TagToWrite;
-import org.mailrestore.target.ItemBatch;
-import org.mailrestore.target.ItemBatch.ItemToWrite;
-import org.mailrestore.target.ItemBatch.Staged;
-import org.mailrestore.target.MailboxWriter;
-import org.mailrestore.target.ProvisionedAccount;
-import org.mailrestore.target.WriteContext;
 
 /**
  * Phase 2 of one mailbox: ids handed out from past every id it holds, rows written in batches with
@@ -79,16 +78,16 @@ final class MailstoreWriter implements MailboxWriter {
               batch.recoveryFolderName(),
               Revision.builder(1, now).date(now).view("message").build(),
               null));
-      journal.mapped(FolderGraph.RECOVERY_OLD_ID, id);
-      folders.put(FolderGraph.RECOVERY_OLD_ID, id);
+      journal.mapped(FolderBatch.RECOVERY_OLD_ID, id);
+      folders.put(FolderBatch.RECOVERY_OLD_ID, id);
     }
-    Integer recovery = folders.get(FolderGraph.RECOVERY_OLD_ID);
+    Integer recovery = folders.get(FolderBatch.RECOVERY_OLD_ID);
     for (FolderToWrite f : batch.folders()) {
       int parent =
           switch (f.parent()) {
-            case FolderGraph.Parent.System(int id) -> id;
-            case FolderGraph.Parent.Planned(int oldId) -> folders.get(oldId);
-            case FolderGraph.Parent.Recovery() -> recovery;
+            case FolderBatch.Parent.System(int id) -> id;
+            case FolderBatch.Parent.Planned(int oldId) -> folders.get(oldId);
+            case FolderBatch.Parent.Recovery() -> recovery;
           };
       int id = ids.next();
       folders.put(f.oldId(), id);
@@ -119,7 +118,7 @@ final class MailstoreWriter implements MailboxWriter {
   }
 
   @Override
-  public Staged stage(Passing content, BlobDigest declared) throws IOException {
+  public Staged stage(ItemType type, Passing content, BlobDigest declared) throws IOException {
     StoredBlob blob = transfer.stage(content, declared);
     return new Staged(blob.digest(), blob.rawSize(), blob);
   }

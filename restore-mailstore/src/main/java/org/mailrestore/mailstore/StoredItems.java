@@ -11,14 +11,14 @@ import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.blob.BlobVolume;
 import org.mailrestore.blob.StoredBlob;
+import org.mailrestore.destination.RestoredStore.Content;
+import org.mailrestore.destination.RestoredStore.RestoredItem;
 import org.mailrestore.mail.Flags;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Json;
 import org.mailrestore.mail.Revision;
 import org.mailrestore.mailstore.MailstoreReader.StoredItem;
-import org.mailrestore.target.RestoredStore.Content;
-import org.mailrestore.target.RestoredStore.RestoredItem;
 
 /** Mailstore rows read back as items (their current state) with where their blobs are. */
 final class StoredItems {

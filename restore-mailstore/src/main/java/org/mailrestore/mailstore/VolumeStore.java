@@ -178,9 +178,9 @@ public final class VolumeStore {
     Sql.withConnection(
         dataSource,
         c -> {
-          for (int from = 0; from < list.size(); from += MailboxStore.MAX_IN_LIST) {
+          for (int from = 0; from < list.size(); from += Sql.MAX_IN_LIST) {
             List<BlobDigest> chunk =
-                list.subList(from, Math.min(list.size(), from + MailboxStore.MAX_IN_LIST));
+                list.subList(from, Math.min(list.size(), from + Sql.MAX_IN_LIST));
             try (PreparedStatement ps =
                 c.prepareStatement(
                     "SELECT digest, locator, raw_size, stored_size FROM volume_blob"

@@ -8,10 +8,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.blob.s3.S3Profiles;
 import org.mailrestore.blob.s3.S3Settings;
-import org.mailrestore.target.MailTarget;
-import org.mailrestore.target.MailTargetContract;
-import org.mailrestore.target.TargetContext;
-import org.mailrestore.target.TargetKinds;
+import org.mailrestore.destination.MailTarget;
+import org.mailrestore.destination.MailTargetContract;
+import org.mailrestore.destination.TargetContext;
 import org.mailrestore.testkit.S3Server;
 import org.mailrestore.testkit.TestS3;
 
@@ -24,8 +23,7 @@ class MailstoreContractTest {
 
     @Override
     protected MailTarget open(TargetContext context) throws Exception {
-      return TargetKinds.installed()
-          .open(MailstoreKind.of(VolumeSpec.local("v", dir.toString())), context);
+      return MailstoreKind.of(VolumeSpec.local("v", dir.toString())).open(context);
     }
   }
 
@@ -35,18 +33,16 @@ class MailstoreContractTest {
 
     @Override
     protected MailTarget open(TargetContext context) throws Exception {
-      return TargetKinds.installed()
-          .open(
-              MailstoreKind.of(
-                  new VolumeSpec(
-                      "v",
-                      VolumeSpec.Kind.PACKED_LOCAL,
-                      dir.toString(),
-                      BlobCompression.ZSTD,
-                      16,
-                      0,
-                      null)),
-              context);
+      return MailstoreKind.of(
+              new VolumeSpec(
+                  "v",
+                  VolumeSpec.Kind.PACKED_LOCAL,
+                  dir.toString(),
+                  BlobCompression.ZSTD,
+                  16,
+                  0,
+                  null))
+          .open(context);
     }
   }
 
@@ -73,18 +69,16 @@ class MailstoreContractTest {
               context.limits(),
               context.registry(),
               context.environment());
-      return TargetKinds.installed()
-          .open(
-              MailstoreKind.of(
-                  new VolumeSpec(
-                      "v",
-                      kind(),
-                      "s3://" + TestS3.createBucket() + "/volume",
-                      BlobCompression.NONE,
-                      0,
-                      0,
-                      "test")),
-              withS3);
+      return MailstoreKind.of(
+              new VolumeSpec(
+                  "v",
+                  kind(),
+                  "s3://" + TestS3.createBucket() + "/volume",
+                  BlobCompression.NONE,
+                  0,
+                  0,
+                  "test"))
+          .open(withS3);
     }
 
     @AfterEach

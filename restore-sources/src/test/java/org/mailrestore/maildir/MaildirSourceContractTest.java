@@ -12,7 +12,6 @@ import org.mailrestore.mail.Flags;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.MailSourceContract;
 import org.mailrestore.source.SourceContext;
-import org.mailrestore.source.SourceKinds;
 
 /** The source contract for trees of Maildir mailboxes, in both layouts. */
 class MaildirSourceContractTest {
@@ -71,9 +70,8 @@ class MaildirSourceContractTest {
   }
 
   static MailSource open(Path root, String layout) throws IOException {
-    return SourceKinds.installed()
+    return MaildirSourceKind.of(root, MailSourceContract.DOMAIN, layout)
         .open(
-            MaildirSourceKind.of(root, MailSourceContract.DOMAIN, layout),
             new SourceContext(
                 S3Profiles.none(new SimpleMeterRegistry()),
                 StorageLimits.DEFAULT,

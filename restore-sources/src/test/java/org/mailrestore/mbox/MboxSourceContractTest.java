@@ -13,7 +13,6 @@ import org.mailrestore.mail.Flags;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.MailSourceContract;
 import org.mailrestore.source.SourceContext;
-import org.mailrestore.source.SourceKinds;
 
 /**
  * The source contract for a Thunderbird tree of mbox files (one account): the flags live in each
@@ -79,9 +78,8 @@ class MboxSourceContractTest extends MailSourceContract {
 
   @Override
   protected MailSource reopen() throws IOException {
-    return SourceKinds.installed()
+    return MboxSourceKind.of(root, "alice@" + DOMAIN, "auto", "tags")
         .open(
-            MboxSourceKind.of(root, "alice@" + DOMAIN, "auto", "tags"),
             new SourceContext(
                 S3Profiles.none(new SimpleMeterRegistry()),
                 StorageLimits.DEFAULT,

@@ -25,7 +25,6 @@ import org.mailrestore.source.ItemEntry;
 import org.mailrestore.source.ItemStream;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceContext;
-import org.mailrestore.source.SourceKinds;
 import org.mailrestore.source.SourceProblem;
 
 /** Trees of mbox files as mail clients leave them, and the state each message's headers carry. */
@@ -37,9 +36,8 @@ class MboxSourceTest {
   @TempDir Path dir;
 
   private MailSource open(Path location, String labels) throws IOException {
-    return SourceKinds.installed()
+    return MboxSourceKind.of(location, ALICE, "auto", labels)
         .open(
-            MboxSourceKind.of(location, ALICE, "auto", labels),
             new SourceContext(
                 S3Profiles.none(new SimpleMeterRegistry()),
                 StorageLimits.DEFAULT,

@@ -25,7 +25,6 @@ import org.mailrestore.source.ItemEntry;
 import org.mailrestore.source.ItemStream;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceContext;
-import org.mailrestore.source.SourceKinds;
 import org.mailrestore.source.SourceSpec;
 import org.mailrestore.zimbra.ZimbraArchiveTest.Read;
 
@@ -40,14 +39,12 @@ class HostileArchiveTest {
   @TempDir Path dir;
 
   private MailSource open(SourceSpec spec) throws IOException {
-    return SourceKinds.installed()
-        .open(
-            spec,
-            new SourceContext(
-                S3Profiles.none(new SimpleMeterRegistry()),
-                StorageLimits.DEFAULT,
-                new SimpleMeterRegistry(),
-                null));
+    return spec.open(
+        new SourceContext(
+            S3Profiles.none(new SimpleMeterRegistry()),
+            StorageLimits.DEFAULT,
+            new SimpleMeterRegistry(),
+            null));
   }
 
   private Read read(ArchiveBuilder b) throws IOException {

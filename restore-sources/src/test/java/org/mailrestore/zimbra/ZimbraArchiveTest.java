@@ -30,7 +30,6 @@ import org.mailrestore.source.ItemEntry;
 import org.mailrestore.source.ItemStream;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceContext;
-import org.mailrestore.source.SourceKinds;
 import org.mailrestore.source.SourceProblem;
 import org.mailrestore.source.SourceSpec;
 
@@ -154,9 +153,8 @@ class ZimbraArchiveTest {
   }
 
   MailSource open(Path location) throws IOException {
-    return SourceKinds.installed()
+    return ZimbraTgzKind.local(location)
         .open(
-            ZimbraTgzKind.local(location),
             new SourceContext(
                 S3Profiles.none(new SimpleMeterRegistry()),
                 StorageLimits.DEFAULT,
@@ -354,9 +352,8 @@ class ZimbraArchiveTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> open(single))
         .hasMessageContaining("--account");
     try (MailSource source =
-        SourceKinds.installed()
+        ZimbraTgzKind.local(single)
             .open(
-                ZimbraTgzKind.local(single),
                 new SourceContext(
                     S3Profiles.none(new SimpleMeterRegistry()),
                     StorageLimits.DEFAULT,

@@ -9,7 +9,6 @@ import org.mailrestore.blob.s3.S3Profiles;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.MailSourceContract;
 import org.mailrestore.source.SourceContext;
-import org.mailrestore.source.SourceKinds;
 
 /** The source contract for a directory of Zimbra account archives, one per mailbox. */
 class ZimbraTgzSourceContractTest extends MailSourceContract {
@@ -37,9 +36,8 @@ class ZimbraTgzSourceContractTest extends MailSourceContract {
 
   @Override
   protected MailSource reopen() throws IOException {
-    return SourceKinds.installed()
+    return ZimbraTgzKind.local(root)
         .open(
-            ZimbraTgzKind.local(root),
             new SourceContext(
                 S3Profiles.none(new SimpleMeterRegistry()),
                 StorageLimits.DEFAULT,

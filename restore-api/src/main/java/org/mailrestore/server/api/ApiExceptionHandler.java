@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
+import org.mailrestore.kind.FieldProblems;
 import org.mailrestore.restore.IdempotencyKeyReusedException;
 import org.mailrestore.server.SourcePolicy;
 import org.slf4j.Logger;
@@ -67,6 +68,15 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
   @ExceptionHandler(FieldErrors.class)
   ProblemDetail fields(FieldErrors e) {
     return badRequest("the request has invalid fields", e.errors());
+  }
+
+  @ExceptionHandler(FieldProblems.Invalid.class)
+  ProblemDetail fields(FieldProblems.Invalid e) {
+    return badRequest(
+        "the request has invalid fields",
+        e.problems().stream()
+            .map(p -> new FieldErrors.FieldError(p.field(), bounded(p.message())))
+            .toList());
   }
 
   @ExceptionHandler(SourcePolicy.Refused.class)

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.mailrestore.kind.KindOption;
 import org.mailrestore.source.SourceKind;
-import org.mailrestore.source.SourceKinds;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -38,7 +37,7 @@ class OpenApiConfiguration {
       }
       StringBuilder kinds = new StringBuilder("The source kind:");
       List<String> names = new ArrayList<>();
-      for (SourceKind kind : SourceKinds.installed().all()) {
+      for (SourceKind kind : SourceKind.installed().all()) {
         names.add(kind.name());
         kinds.append(" `").append(kind.name()).append("`: ").append(kind.description());
         if (!kind.options().isEmpty()) {

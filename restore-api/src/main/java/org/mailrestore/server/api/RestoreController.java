@@ -11,20 +11,18 @@ import jakarta.validation.constraints.Size;
 import java.net.URI;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.NoSuchElementException;
+import org.mailrestore.restore.AccountProgress;
 import org.mailrestore.restore.FailureRecord;
 import org.mailrestore.restore.OperationReport;
 import org.mailrestore.restore.OperationState;
-import org.mailrestore.restore.OperationSummary;
-import org.mailrestore.restore.RestoreEngine;
+import org.mailrestore.restore.OperationView;
+import org.mailrestore.restore.PaceBody;
+import org.mailrestore.restore.Page;
 import org.mailrestore.restore.RestoreRequest;
-import org.mailrestore.restore.bookkeeping.AccountProgress;
-import org.mailrestore.restore.bookkeeping.Bookkeeping;
-import org.mailrestore.restore.bookkeeping.OperationStore;
-import org.mailrestore.server.OperationRunner;
+import org.mailrestore.restore.RestoreRequestBody;
+import org.mailrestore.restore.Restores;
+import org.mailrestore.restore.Submission;
 import org.mailrestore.server.SourcePolicy;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -44,24 +42,12 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "restores", description = "Restore operations")
 public class RestoreController {
 
-  private static final long AWAIT_POLL_MILLIS = 200;
-
-  private final RestoreEngine engine;
-  private final OperationStore operations;
-  private final Bookkeeping books;
+  private final Restores restores;
   private final SourcePolicy sources;
-  private final OperationRunner control;
 
-  RestoreController(
-      RestoreEngine engine,
-      OperationStore operations,
-      SourcePolicy sources,
-      OperationRunner control) {
-    this.engine = engine;
-    this.operations = operations;
-    this.books = engine.bookkeeping();
+  RestoreController(Restores restores, SourcePolicy sources) {
+    this.restores = restores;
     this.sources = sources;
-    this.control = control;
   }
 
   @PostMapping
@@ -81,43 +67,32 @@ public class RestoreController {
       throws SQLException {
     RestoreRequest request = body.toRequest();
     RestoreRequest allowed = request.withSource(sources.check(request.source()));
-    RestoreEngine.Submission submission = engine.submission(allowed, idempotencyKey);
-    if (body.pace().isLimited()) {
-      books.throttles().set(submission.id(), body.pace());
-    }
-    control.run(submission.id());
-    OperationView view = view(submission.id());
+    Submission submission = restores.submit(allowed, idempotencyKey, body.pace());
     return ResponseEntity.status(submission.created() ? HttpStatus.CREATED : HttpStatus.OK)
         .location(URI.create("/api/v1/restores/" + submission.id()))
-        .body(view);
+        .body(restores.get(submission.id()));
   }
 
   @GetMapping
   @Operation(summary = "List operations, newest first")
-  public PageView<OperationView> list(
+  public Page<OperationView> list(
       @RequestParam(required = false) OperationState state,
       @RequestParam(defaultValue = "0") @Min(0) int page,
       @RequestParam(defaultValue = "20") @Min(1) @Max(500) int size)
       throws SQLException {
-    List<OperationView> views = new ArrayList<>();
-    Instant now = Instant.now();
-    for (String id : operations.list(state, page * size, size + 1)) {
-      operations.find(id).ifPresent(s -> views.add(OperationView.of(s, now)));
-    }
-    return PageView.of(views, page, size);
+    return restores.list(state, page, size);
   }
 
   @GetMapping("/{id}")
   @Operation(summary = "An operation: state, phase, counters, rates, ETA")
   public OperationView get(@PathVariable String id) throws SQLException {
-    return view(id);
+    return restores.get(id);
   }
 
   @GetMapping("/{id}/accounts")
   @Operation(summary = "The accounts of an operation and their progress")
   public List<AccountProgress> accounts(@PathVariable String id) throws SQLException {
-    require(id);
-    return books.accounts().list(id);
+    return restores.accounts(id);
   }
 
   @PutMapping("/{id}/pace")
@@ -128,16 +103,13 @@ public class RestoreController {
               + " instance holds its own part to the pace).")
   public PaceBody pace(@PathVariable String id, @Valid @RequestBody PaceBody body)
       throws SQLException {
-    require(id);
-    books.throttles().set(id, body.pace());
-    return PaceBody.of(books.throttles().get(id));
+    return PaceBody.of(restores.pace(id, body.pace()));
   }
 
   @GetMapping("/{id}/pace")
   @Operation(summary = "How fast a restore may go (items/s, MB/s; null: no bound)")
   public PaceBody pace(@PathVariable String id) throws SQLException {
-    require(id);
-    return PaceBody.of(books.throttles().get(id));
+    return PaceBody.of(restores.pace(id));
   }
 
   @GetMapping("/{id}/report")
@@ -146,19 +118,17 @@ public class RestoreController {
           "The operation's report: per account restored, skipped and unrestored, each unrestored"
               + " item with its reason (schema in docs/service.md)")
   public OperationReport report(@PathVariable String id) throws SQLException {
-    require(id);
-    return OperationReport.of(books, id).orElseThrow();
+    return restores.report(id);
   }
 
   @GetMapping("/{id}/failures")
   @Operation(summary = "What was not restored as it is in the backup, and why")
-  public PageView<FailureRecord> failures(
+  public Page<FailureRecord> failures(
       @PathVariable String id,
       @RequestParam(defaultValue = "0") @Min(0) int page,
       @RequestParam(defaultValue = "100") @Min(1) @Max(1000) int size)
       throws SQLException {
-    require(id);
-    return PageView.of(books.failures().list(id, page * size, size + 1), page, size);
+    return restores.failures(id, page, size);
   }
 
   @GetMapping("/{id}/await")
@@ -170,20 +140,9 @@ public class RestoreController {
   public ResponseEntity<OperationView> await(
       @PathVariable String id, @RequestParam(defaultValue = "PT30S") String timeout)
       throws SQLException {
-    Duration limit = parseTimeout(timeout);
-    long deadline = System.nanoTime() + limit.toNanos();
-    OperationSummary s = require(id);
-    while (!s.state().isFinished() && System.nanoTime() < deadline) {
-      try {
-        Thread.sleep(AWAIT_POLL_MILLIS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
-      s = require(id);
-    }
-    return ResponseEntity.status(s.state().isFinished() ? HttpStatus.OK : HttpStatus.ACCEPTED)
-        .body(OperationView.of(s, Instant.now()));
+    OperationView view = restores.await(id, parseTimeout(timeout));
+    return ResponseEntity.status(view.state().isFinished() ? HttpStatus.OK : HttpStatus.ACCEPTED)
+        .body(view);
   }
 
   @PostMapping("/{id}/cancel")
@@ -194,9 +153,7 @@ public class RestoreController {
               + " be resumed. 202 while it stops, 200 when nothing was running it; 409 when it has"
               + " ended.")
   public ResponseEntity<OperationView> cancel(@PathVariable String id) throws SQLException {
-    require(id);
-    engine.cancel(id);
-    OperationView view = view(id);
+    OperationView view = restores.cancel(id);
     return ResponseEntity.status(
             view.state() == OperationState.CANCELLED ? HttpStatus.OK : HttpStatus.ACCEPTED)
         .body(view);
@@ -209,25 +166,7 @@ public class RestoreController {
           "Continues a cancelled, failed or interrupted operation from its last committed"
               + " clusters. 409 when it is running, or has completed.")
   public ResponseEntity<OperationView> resume(@PathVariable String id) throws SQLException {
-    OperationSummary s = require(id);
-    if (s.state() == OperationState.COMPLETED || s.state() == OperationState.PARTIAL) {
-      throw new IllegalStateException(
-          "operation " + id + " ended " + s.state() + "; restoring again is a new operation");
-    }
-    if (control.isActive(id) || operations.hasLiveCoordinator(id)) {
-      throw new IllegalStateException("operation " + id + " is running");
-    }
-    operations.requeue(id);
-    control.run(id);
-    return ResponseEntity.status(HttpStatus.ACCEPTED).body(view(id));
-  }
-
-  private OperationView view(String id) throws SQLException {
-    return OperationView.of(require(id), Instant.now());
-  }
-
-  private OperationSummary require(String id) throws SQLException {
-    return operations.find(id).orElseThrow(() -> new NoSuchElementException("no operation " + id));
+    return ResponseEntity.status(HttpStatus.ACCEPTED).body(restores.resume(id));
   }
 
   static Duration parseTimeout(String text) {

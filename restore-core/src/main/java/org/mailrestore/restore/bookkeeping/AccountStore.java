@@ -9,9 +9,10 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.restore.AccountProgress;
 import org.mailrestore.restore.AccountState;
 import org.mailrestore.sql.Sql;
-import org.mailrestore.target.ProvisionedAccount;
 
 /**
  * The accounts of operations: where each goes in the target, its state and counters, and the lease

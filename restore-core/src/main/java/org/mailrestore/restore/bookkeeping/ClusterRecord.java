@@ -4,18 +4,18 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
+import org.mailrestore.destination.ClusterJournal;
+import org.mailrestore.destination.FolderBatch.FolderToWrite;
+import org.mailrestore.destination.FolderBatch.TagToWrite;
+import org.mailrestore.destination.ItemBatch.ItemToWrite;
+import org.mailrestore.kind.FailureReason;
 import org.mailrestore.mail.ItemType;
-import org.mailrestore.restore.FailureReason;
 import org.mailrestore.restore.Phase;
 import org.mailrestore.restore.RestoreMetrics;
 import org.mailrestore.restore.bookkeeping.AccountStore.Counters;
 import org.mailrestore.restore.bookkeeping.IdMap.Mapping;
 import org.mailrestore.restore.bookkeeping.PendingMounts.PendingMount;
 import org.mailrestore.sql.Sql;
-import org.mailrestore.target.ClusterJournal;
-import org.mailrestore.target.FolderBatch.FolderToWrite;
-import org.mailrestore.target.FolderBatch.TagToWrite;
-import org.mailrestore.target.ItemBatch.ItemToWrite;
 
 /**
  * The bookkeeping of one cluster, as a target fills it: id mappings, mountpoints waiting for phase

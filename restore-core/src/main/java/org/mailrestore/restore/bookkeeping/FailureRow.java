@@ -1,7 +1,7 @@
 package org.mailrestore.restore.bookkeeping;
 
 import java.util.Locale;
-import org.mailrestore.restore.FailureReason;
+import org.mailrestore.kind.FailureReason;
 import org.mailrestore.restore.Phase;
 
 /**

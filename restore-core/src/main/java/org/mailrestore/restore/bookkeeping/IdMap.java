@@ -20,9 +20,6 @@ import org.mailrestore.sql.Sql;
  */
 public final class IdMap {
 
-  /** The largest IN list sent in one query. */
-  public static final int MAX_IN_LIST = 1000;
-
   private final DataSource dataSource;
 
   public IdMap(DataSource dataSource) {
@@ -70,8 +67,8 @@ public final class IdMap {
     Sql.withConnection(
         dataSource,
         c -> {
-          for (int from = 0; from < ids.size(); from += MAX_IN_LIST) {
-            List<Integer> chunk = ids.subList(from, Math.min(ids.size(), from + MAX_IN_LIST));
+          for (int from = 0; from < ids.size(); from += Sql.MAX_IN_LIST) {
+            List<Integer> chunk = ids.subList(from, Math.min(ids.size(), from + Sql.MAX_IN_LIST));
             try (PreparedStatement ps =
                 c.prepareStatement(
                     "SELECT old_id, new_id FROM restore_id_map WHERE target_key = ?"

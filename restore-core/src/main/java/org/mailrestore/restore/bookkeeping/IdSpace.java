@@ -6,7 +6,7 @@ package org.mailrestore.restore.bookkeeping;
  * backups, say) keep separate maps.
  *
  * @param targetKey the target's number for the mailbox (see {@link
- *     org.mailrestore.target.ProvisionedAccount#key()})
+ *     org.mailrestore.destination.ProvisionedAccount#key()})
  * @param sourceRef the source account's row in {@code restore_source}
  */
 public record IdSpace(int targetKey, int sourceRef) {}

@@ -10,6 +10,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.mailrestore.restore.AccountProgress;
 import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.sql.Sql;
 import org.mailrestore.testkit.TestDatabase;

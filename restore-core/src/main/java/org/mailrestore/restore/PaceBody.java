@@ -1,0 +1,18 @@
+package org.mailrestore.restore;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Positive;
+
+/** How fast a restore may go, as people give it: items and megabytes (10^6 bytes) per second. */
+public record PaceBody(
+    @Positive @Max(1_000_000_000) Double maxItemsPerSecond,
+    @Positive @Max(10_000_000) Double maxMbPerSecond) {
+
+  public Pace pace() {
+    return Pace.of(maxItemsPerSecond, maxMbPerSecond);
+  }
+
+  public static PaceBody of(Pace pace) {
+    return new PaceBody(pace.itemsPerSecond(), pace.megabytesPerSecond());
+  }
+}

@@ -1,0 +1,430 @@
+package org.mailrestore.restore;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.mailrestore.blob.PathFence;
+import org.mailrestore.blob.StorageLimits;
+import org.mailrestore.blob.s3.S3Profiles;
+import org.mailrestore.blob.s3.S3Settings;
+import org.mailrestore.destination.MailTarget;
+import org.mailrestore.destination.TargetSpec;
+import org.mailrestore.export.ExportFormat;
+import org.mailrestore.export.ExportReport;
+import org.mailrestore.restore.bookkeeping.Bookkeeping;
+import org.mailrestore.restore.bookkeeping.OperationStore;
+import org.mailrestore.restore.bookkeeping.WorkloadGauges;
+import org.mailrestore.restore.coordination.BackgroundRuns;
+import org.mailrestore.restore.coordination.RestoreEngine;
+import org.mailrestore.runtime.RestoreRuntime;
+import org.mailrestore.source.MailSource;
+import org.mailrestore.source.SourceSpec;
+import org.mailrestore.verify.Verifier;
+import org.mailrestore.verify.VerifyReport;
+
+/**
+ * The one way into the engine, for the REST service, the CLI, the console and the benchmarks:
+ * restores are submitted, followed, paced, cancelled and resumed here, and the questions a person
+ * asks before and after one (what does this source hold, what would a restore do, does the target
+ * hold what the source holds) are answered here. Built with {@link #builder()}; the engine, its
+ * bookkeeping and the wiring stay behind it.
+ */
+public final class Restores implements AutoCloseable {
+
+  private static final long AWAIT_POLL_MILLIS = 200;
+
+  private final RestoreRuntime runtime;
+  private final RestoreEngine engine;
+  private final Bookkeeping books;
+  private final OperationStore operations;
+  private final BackgroundRuns runs;
+  private WorkloadGauges gauges;
+
+  private Restores(RestoreRuntime runtime) {
+    this.runtime = runtime;
+    this.engine = runtime.engine();
+    this.books = runtime.bookkeeping();
+    this.operations = books.operations();
+    this.runs = new BackgroundRuns(engine);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The id of this instance among those sharing the database. */
+  public String instanceId() {
+    return runtime.instanceId();
+  }
+
+  // ---- operations ------------------------------------------------------------------------------
+
+  /**
+   * Records a restore, queued, and starts running it on this instance in the background. With an
+   * idempotency key already used for the same request, it answers the operation created then and
+   * starts nothing new.
+   *
+   * @param pace how fast it may go ({@link Pace#UNLIMITED} for no bound)
+   * @throws IdempotencyKeyReusedException when the key was used for another request
+   */
+  public Submission submit(RestoreRequest request, String idempotencyKey, Pace pace)
+      throws SQLException {
+    Submission submission = engine.submission(request, idempotencyKey);
+    if (submission.created() && pace.isLimited()) {
+      books.throttles().set(submission.id(), pace);
+    }
+    runs.run(submission.id());
+    return submission;
+  }
+
+  /** An operation as it stands now, with its rates and ETA. */
+  public Optional<OperationView> find(String id) throws SQLException {
+    Instant now = Instant.now();
+    return operations.find(id).map(s -> OperationView.of(s, now));
+  }
+
+  /**
+   * An operation as it stands now.
+   *
+   * @throws NoSuchElementException when there is no such operation
+   */
+  public OperationView get(String id) throws SQLException {
+    return OperationView.of(require(id), Instant.now());
+  }
+
+  /** Operations, newest first, a page at a time; {@code state} null for all. */
+  public Page<OperationView> list(OperationState state, int page, int size) throws SQLException {
+    List<OperationView> views = new ArrayList<>();
+    Instant now = Instant.now();
+    for (String id : operations.list(state, page * size, size + 1)) {
+      operations.find(id).ifPresent(s -> views.add(OperationView.of(s, now)));
+    }
+    return Page.of(views, page, size);
+  }
+
+  /**
+   * Waits until the operation ends, this instance stops running it for a shutdown, or {@code
+   * timeout} passes; answers it as it then stands.
+   */
+  public OperationView await(String id, Duration timeout) throws SQLException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    OperationSummary s = require(id);
+    while (!s.state().isFinished()
+        && System.nanoTime() < deadline
+        && !(runs.isStopping() && !runs.isActive(id))) {
+      try {
+        Thread.sleep(AWAIT_POLL_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      s = require(id);
+    }
+    return OperationView.of(s, Instant.now());
+  }
+
+  /**
+   * Asks an operation to stop: wherever it runs, new work stops, clusters in flight commit, and it
+   * ends CANCELLED, resumable. An operation nobody runs is cancelled at once.
+   */
+  public OperationView cancel(String id) throws SQLException {
+    require(id);
+    engine.cancel(id);
+    return get(id);
+  }
+
+  /**
+   * Continues a cancelled, failed or interrupted operation from its last committed clusters, on
+   * this instance.
+   *
+   * @throws IllegalStateException when it runs, or has completed (restoring again is a new
+   *     operation)
+   */
+  public OperationView resume(String id) throws SQLException {
+    OperationSummary s = require(id);
+    if (s.state() == OperationState.COMPLETED || s.state() == OperationState.PARTIAL) {
+      throw new IllegalStateException(
+          "operation " + id + " ended " + s.state() + "; restoring again is a new operation");
+    }
+    if (runs.isActive(id) || operations.hasLiveCoordinator(id)) {
+      throw new IllegalStateException("operation " + id + " is running");
+    }
+    operations.requeue(id);
+    runs.run(id);
+    return get(id);
+  }
+
+  /**
+   * Runs an operation on this instance too, in the background: resumes it when it was interrupted
+   * or stopped, or helps with its accounts when another instance runs it. An operation that has
+   * completed is left as it is.
+   */
+  public OperationView join(String id) throws SQLException {
+    require(id);
+    runs.run(id);
+    return get(id);
+  }
+
+  /** Sets how fast an operation may go; it applies within seconds wherever it runs. */
+  public Pace pace(String id, Pace pace) throws SQLException {
+    require(id);
+    books.throttles().set(id, pace);
+    return books.throttles().get(id);
+  }
+
+  /** How fast an operation may go. */
+  public Pace pace(String id) throws SQLException {
+    require(id);
+    return books.throttles().get(id);
+  }
+
+  /** The operation's report: per account restored, skipped and unrestored, with reasons. */
+  public OperationReport report(String id) throws SQLException {
+    return OperationReport.of(books, id)
+        .orElseThrow(() -> new NoSuchElementException("no operation " + id));
+  }
+
+  /** What was not restored as it is in the source, and why, a page at a time. */
+  public Page<FailureRecord> failures(String id, int page, int size) throws SQLException {
+    require(id);
+    return Page.of(books.failures().list(id, page * size, size + 1), page, size);
+  }
+
+  /** The accounts of an operation and their progress. */
+  public List<AccountProgress> accounts(String id) throws SQLException {
+    require(id);
+    return books.accounts().list(id);
+  }
+
+  private OperationSummary require(String id) throws SQLException {
+    return operations.find(id).orElseThrow(() -> new NoSuchElementException("no operation " + id));
+  }
+
+  // ---- before and after a restore
+  // ----------------------------------------------------------------
+
+  /** What a source holds: accounts, items by type, bytes, and the time range it can restore. */
+  public SourceInspection inspect(SourceSpec source) throws IOException {
+    try (MailSource opened = runtime.openSource(source)) {
+      return SourceInspection.of(opened);
+    }
+  }
+
+  /** What a restore would do, read from the source and the target, writing nothing. */
+  public RestorePlan dryRun(RestoreRequest request) throws SQLException, IOException {
+    try (MailSource from = runtime.openSource(request.source())) {
+      MailTarget into = runtime.targets(request.targets());
+      return RestorePlan.of(
+          from, runtime.describe(request.source()), into.provisioning(), into.describe(), request);
+    }
+  }
+
+  /** Compares a target (the default one for null) with the source it was restored from. */
+  public VerifyReport verify(SourceSpec source, TargetSpec target, Verifier.Options options)
+      throws SQLException, IOException {
+    return verify(source, target, options, new ReadCounter());
+  }
+
+  /**
+   * Compares a target (the default one for null) with the source it was restored from, counting
+   * what it reads from the source into {@code progress}.
+   */
+  public VerifyReport verify(
+      SourceSpec source, TargetSpec target, Verifier.Options options, ReadCounter progress)
+      throws SQLException, IOException {
+    return runtime.verify(source, target, options, progress);
+  }
+
+  /**
+   * Writes accounts of a target (the default one for null) out in a format, counting what it reads
+   * into {@code progress}.
+   *
+   * @param accountNames the accounts, by address
+   */
+  public ExportReport export(
+      ExportFormat format,
+      TargetSpec target,
+      List<String> accountNames,
+      Path out,
+      ReadCounter progress)
+      throws SQLException, IOException {
+    return runtime.export(format, target, accountNames, out, progress);
+  }
+
+  /**
+   * Checks that the default target can be written now, without writing: what a readiness probe
+   * asks. Answers the target for people.
+   *
+   * @throws IOException saying what is wrong
+   */
+  public String checkTarget() throws SQLException, IOException {
+    MailTarget target = runtime.target(null);
+    target.check();
+    return target.describe();
+  }
+
+  // ---- this instance
+  // -------------------------------------------------------------------------------
+
+  /**
+   * Resumes, every {@code every}, the operations a crash or a shutdown interrupted, and helps with
+   * the phase-2 accounts of operations other instances run.
+   */
+  public void startBackground(Duration every) {
+    runs.startScanning(every);
+  }
+
+  /**
+   * Refreshes the gauges of the work in the database (operations and accounts by state), made on
+   * the registry the first time.
+   */
+  public synchronized void refreshWorkloadGauges() throws SQLException {
+    if (gauges == null) {
+      gauges = new WorkloadGauges(operations, runtime.registry());
+    }
+    gauges.refresh();
+  }
+
+  /**
+   * Stops every operation running here: no new cluster starts, clusters in flight commit within
+   * {@code grace}, and the operations stay resumable by the next start.
+   */
+  public void shutdown(Duration grace) {
+    runs.shutdown(grace);
+  }
+
+  @Override
+  public void close() {
+    runs.close();
+    runtime.close();
+  }
+
+  /** How the engine behind the facade is made: its database, storage, bounds and identity. */
+  public static final class Builder {
+    private final RestoreRuntime.Builder runtime = RestoreRuntime.builder();
+
+    private Builder() {}
+
+    /** A database the caller owns (the service's pool). */
+    public Builder dataSource(DataSource value) {
+      runtime.dataSource(value);
+      return this;
+    }
+
+    /** A database to connect to, with a pool sized from the concurrency (created if missing). */
+    public Builder database(String url, String user, String password) {
+      runtime.database(url, user, password);
+      return this;
+    }
+
+    /** The name of the pool it connects with (its metrics' tag). */
+    public Builder poolName(String value) {
+      runtime.poolName(value);
+      return this;
+    }
+
+    public Builder registry(MeterRegistry value) {
+      runtime.registry(value);
+      return this;
+    }
+
+    /** The restore's meters, when the caller made them already (the service's bean). */
+    public Builder metrics(RestoreMetrics value) {
+      runtime.metrics(value);
+      return this;
+    }
+
+    /** S3 profiles by name, connected and closed by the facade. */
+    public Builder s3Profiles(Map<String, S3Settings> value) {
+      runtime.s3Profiles(value);
+      return this;
+    }
+
+    /** S3 clients the caller owns and closes. */
+    public Builder s3(S3Profiles value) {
+      runtime.s3(value);
+      return this;
+    }
+
+    /** Where local sources may read files from (the service's allowed roots); default: anywhere. */
+    public Builder fence(PathFence value) {
+      runtime.fence(value);
+      return this;
+    }
+
+    public Builder limits(StorageLimits value) {
+      runtime.limits(value);
+      return this;
+    }
+
+    public Builder concurrency(Concurrency value) {
+      runtime.concurrency(value);
+      return this;
+    }
+
+    public Builder instanceId(String value) {
+      runtime.instanceId(value);
+      return this;
+    }
+
+    public Builder leaseSeconds(int value) {
+      runtime.leaseSeconds(value);
+      return this;
+    }
+
+    /** Where restores write when their request names no target. */
+    public Builder defaultTarget(TargetSpec value) {
+      runtime.defaultTarget(value);
+      return this;
+    }
+
+    /**
+     * Where restores write when their request names no target: several compose, each taking the
+     * kinds of item it carries (decision 0034).
+     */
+    public Builder defaultTargets(List<TargetSpec> value) {
+      runtime.defaultTargets(value);
+      return this;
+    }
+
+    /** Who hears of operations ending (notifications); nobody by default. */
+    public Builder listener(OperationListener value) {
+      runtime.listener(value);
+      return this;
+    }
+
+    /** Where secrets come from (the process environment by default). */
+    public Builder environment(Map<String, String> value) {
+      runtime.environment(value);
+      return this;
+    }
+
+    /**
+     * Connects, migrates the engine's tables (and the default target's), and opens the default
+     * target when there is one, so that a facade is only made with a usable target.
+     *
+     * @throws IOException when the default target cannot be opened (saying why)
+     */
+    public Restores build() throws SQLException, IOException {
+      RestoreRuntime built = runtime.build();
+      try {
+        if (!built.defaultTargets().isEmpty()) {
+          built.target(null);
+        }
+        return new Restores(built);
+      } catch (SQLException | IOException | RuntimeException e) {
+        built.close();
+        throw e;
+      }
+    }
+  }
+}

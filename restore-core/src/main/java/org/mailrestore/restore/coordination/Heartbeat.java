@@ -1,0 +1,79 @@
+package org.mailrestore.restore.coordination;
+
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.mailrestore.restore.bookkeeping.OperationStore;
+import org.mailrestore.restore.run.CancelSignal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Renews this instance's leases (operations it coordinates, accounts it restores) a few times per
+ * lease, and hears cancel requests made on other instances. Started by the first operation run
+ * here; a failure is logged and the next beat tries again.
+ */
+final class Heartbeat {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Heartbeat.class);
+
+  private final OperationStore operations;
+  private final String instanceId;
+  private final int leaseSeconds;
+  private final Map<String, CancelSignal> running;
+  private ScheduledExecutorService scheduler;
+  private boolean stopped;
+
+  Heartbeat(
+      OperationStore operations,
+      String instanceId,
+      int leaseSeconds,
+      Map<String, CancelSignal> running) {
+    this.operations = operations;
+    this.instanceId = instanceId;
+    this.leaseSeconds = leaseSeconds;
+    this.running = running;
+  }
+
+  /** Starts beating, unless it beats already or was stopped: a stop is for good. */
+  synchronized void start() {
+    // An operation still ending after its engine closed must not start a beat nobody stops.
+    if (scheduler != null || stopped) {
+      return;
+    }
+    scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> Thread.ofPlatform().daemon().name("restore-heartbeat").unstarted(r));
+    long period = Math.max(1, leaseSeconds / 3);
+    // beat() catches its own failures, so the schedule never dies and its future has nothing to
+    // say.
+    var unused = scheduler.scheduleWithFixedDelay(this::beat, period, period, TimeUnit.SECONDS);
+  }
+
+  synchronized void stop() {
+    stopped = true;
+    if (scheduler != null) {
+      scheduler.shutdownNow();
+      scheduler = null;
+    }
+  }
+
+  synchronized boolean isBeating() {
+    return scheduler != null;
+  }
+
+  private void beat() {
+    try {
+      operations.renewLeases(instanceId, leaseSeconds);
+      for (Map.Entry<String, CancelSignal> e : running.entrySet()) {
+        if (operations.cancelRequested(e.getKey())) {
+          e.getValue().raise(CancelSignal.Reason.CANCELLED);
+        }
+      }
+    } catch (SQLException | RuntimeException e) {
+      LOG.warn("heartbeat failed (leases may lapse): {}", e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,121 @@
+package org.mailrestore.restore.data;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import org.mailrestore.restore.AccountProgress;
+import org.mailrestore.restore.AccountState;
+import org.mailrestore.restore.run.DatabaseRetry;
+import org.mailrestore.restore.run.OperationRun;
+import org.mailrestore.restore.run.Records;
+import org.mailrestore.restore.run.Workers;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Phase 2 of an operation on this instance: {@code concurrency.accounts()} workers, each claiming
+ * the next free account, restoring it, and claiming again. Accounts other instances hold are left
+ * to them; when a holder dies its lease expires and a worker here takes the account over from its
+ * last committed cluster. Ends when every account is finished, by whichever instance, or when
+ * stopped.
+ */
+public final class AccountWorkers {
+
+  private static final Logger LOG = LoggerFactory.getLogger(AccountWorkers.class);
+  private static final long LEASE_POLL_MILLIS = 250;
+
+  private final OperationRun run;
+  private final Records records;
+  private final Workers workers;
+  private final ExecutorService io;
+
+  public AccountWorkers(OperationRun run, Records records, Workers workers, ExecutorService io) {
+    this.run = run;
+    this.records = records;
+    this.workers = workers;
+    this.io = io;
+  }
+
+  public void run() throws SQLException {
+    // No worker of this instance runs this operation now, so any lease under this instance's id
+    // is a leftover.
+    records
+        .db()
+        .call(
+            "releasing leftover leases",
+            () -> {
+              records.books().accounts().releaseAll(run.id(), records.instanceId());
+              return null;
+            });
+    while (!run.cancel().raised()) {
+      List<Future<?>> running = new ArrayList<>();
+      for (int i = 0; i < workers.concurrency().accounts(); i++) {
+        running.add(io.submit(this::claimAndRestore));
+      }
+      Throwable failure = null;
+      // Every worker ends before this returns or throws: none may outlive the phase.
+      for (Future<?> worker : running) {
+        try {
+          worker.get();
+        } catch (ExecutionException e) {
+          failure = failure != null ? failure : e.getCause();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new SQLException("interrupted while restoring accounts", e);
+        }
+      }
+      if (failure != null) {
+        throw DatabaseRetry.asSql(failure);
+      }
+      long heldElsewhere =
+          records
+              .db()
+              .call("listing accounts", () -> records.books().accounts().list(run.id()))
+              .stream()
+              .filter(AccountWorkers::needsData)
+              .count();
+      if (heldElsewhere == 0 || run.cancel().raised()) {
+        return;
+      }
+      LOG.info(
+          "operation {}: {} accounts are held by other instances; waiting for them or their"
+              + " leases",
+          run.id(),
+          heldElsewhere);
+      DatabaseRetry.sleep(LEASE_POLL_MILLIS, "accounts held elsewhere");
+    }
+  }
+
+  /** One worker: claims accounts one after another until none is free or the restore stops. */
+  private Void claimAndRestore() throws SQLException {
+    while (!run.cancel().raised()) {
+      Optional<AccountProgress> account =
+          records
+              .db()
+              .call(
+                  "claiming an account",
+                  () ->
+                      records
+                          .books()
+                          .accounts()
+                          .claimNext(run.id(), records.instanceId(), records.leaseSeconds()));
+      if (account.isEmpty()) {
+        return null;
+      }
+      new AccountLifecycle(run, records, workers, account.get()).restore();
+    }
+    return null;
+  }
+
+  /** Accounts provisioned but not finished (a resumed operation skips the finished ones). */
+  public static boolean needsData(AccountProgress a) {
+    return a.finishedAt() == null
+        && (a.state() == AccountState.PROVISIONED
+            || a.state() == AccountState.RESTORING
+            || a.state() == AccountState.SKIPPED);
+  }
+}

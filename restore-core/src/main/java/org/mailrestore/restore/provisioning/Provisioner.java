@@ -1,0 +1,199 @@
+package org.mailrestore.restore.provisioning;
+
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.TargetProvisioning;
+import org.mailrestore.kind.FailureReason;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.ClassOfService;
+import org.mailrestore.mail.DistributionList;
+import org.mailrestore.mail.Domain;
+import org.mailrestore.mail.Parsed;
+import org.mailrestore.restore.AccountProgress;
+import org.mailrestore.restore.AccountState;
+import org.mailrestore.restore.ConflictPolicy;
+import org.mailrestore.restore.Phase;
+import org.mailrestore.restore.RestoreRequest;
+import org.mailrestore.restore.Selection;
+import org.mailrestore.restore.bookkeeping.AccountStore;
+import org.mailrestore.restore.run.NotCarried;
+import org.mailrestore.restore.run.OperationRun;
+import org.mailrestore.restore.run.Records;
+
+/**
+ * Phase 1: domains, classes of service, accounts (with their mailboxes), aliases and lists, in the
+ * target, under the request's conflict policy. Idempotent: a resumed operation finds what it
+ * created and goes on.
+ */
+public final class Provisioner {
+
+  private static final Pattern UUID_SHAPE =
+      Pattern.compile(
+          "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
+  private final OperationRun run;
+  private final Records records;
+  private final TargetProvisioning target;
+  private final AccountStore accounts;
+  private final NotCarried notCarried;
+
+  public Provisioner(OperationRun run, Records records) {
+    this.run = run;
+    this.records = records;
+    this.target = run.target().provisioning();
+    this.accounts = records.books().accounts();
+    this.notCarried = new NotCarried(run.id(), records, Phase.PROVISIONING);
+  }
+
+  public void run() throws SQLException, IOException {
+    Selection selection = run.request().selection();
+    Map<String, AccountProgress> known = new HashMap<>();
+    for (AccountProgress a : accounts.list(run.id())) {
+      known.put(a.sourceAccountId(), a);
+    }
+    if (!selection.skipProvisioning()) {
+      provisionDomains(selection);
+      if (!selection.skipCos()) {
+        provisionClassesOfService();
+      }
+    }
+    for (String sourceId : run.source().accountIds()) {
+      AccountProgress progress = known.get(sourceId);
+      if (progress != null && progress.state() != AccountState.PENDING) {
+        continue; // provisioned by an earlier run of this operation
+      }
+      switch (run.source().account(sourceId)) {
+        case Parsed.Ok<Account>(Account account, String location) -> {
+          if (selection.includes(account)) {
+            provisionAccount(account, location);
+          }
+        }
+        case Parsed.Failed<Account>(String location, String reason) -> {
+          accounts.add(run.id(), sourceId, sourceId);
+          record(FailureReason.ACCOUNT_UNREADABLE, sourceId, location, reason);
+          accounts.finish(run.id(), sourceId, AccountState.FAILED, reason);
+        }
+      }
+    }
+    if (!selection.skipProvisioning() && !selection.skipLists()) {
+      provisionLists(selection);
+    }
+  }
+
+  private void provisionDomains(Selection selection) throws SQLException, IOException {
+    for (Parsed<Domain> parsed : run.source().domains()) {
+      switch (parsed) {
+        case Parsed.Ok<Domain>(Domain domain, String location) -> {
+          if (selection.includesDomain(domain.name()) && !target.ensureDomain(domain)) {
+            notCarried.once("domains", location);
+          }
+        }
+        case Parsed.Failed<Domain>(String location, String reason) ->
+            record(FailureReason.PROVISIONING_UNREADABLE, "", location, reason);
+      }
+    }
+  }
+
+  private void provisionClassesOfService() throws SQLException, IOException {
+    for (Parsed<ClassOfService> parsed : run.source().classesOfService()) {
+      switch (parsed) {
+        case Parsed.Ok<ClassOfService>(ClassOfService cos, String location) -> {
+          if (!target.ensureClassOfService(cos)) {
+            notCarried.once("classes of service", location);
+          }
+        }
+        case Parsed.Failed<ClassOfService>(String location, String reason) ->
+            record(FailureReason.PROVISIONING_UNREADABLE, "", location, reason);
+      }
+    }
+  }
+
+  private void provisionLists(Selection selection) throws SQLException, IOException {
+    for (Parsed<DistributionList> parsed : run.source().distributionLists()) {
+      switch (parsed) {
+        case Parsed.Ok<DistributionList>(DistributionList list, String location) -> {
+          if (selection.includesDomain(list.domain()) && !target.ensureList(list)) {
+            notCarried.once("distribution lists", location);
+          }
+        }
+        case Parsed.Failed<DistributionList>(String location, String reason) ->
+            record(FailureReason.PROVISIONING_UNREADABLE, "", location, reason);
+      }
+    }
+  }
+
+  private void provisionAccount(Account account, String location) throws SQLException, IOException {
+    RestoreRequest request = run.request();
+    String name = request.targetName(account.name());
+    boolean withCos = !request.selection().skipCos();
+    accounts.add(run.id(), account.id(), name);
+    Optional<ProvisionedAccount> existing = target.find(name);
+    ProvisionedAccount into;
+    AccountState state = AccountState.PROVISIONED;
+    if (existing.isPresent()) {
+      into =
+          switch (request.conflictPolicy()) {
+            case SKIP -> {
+              state = AccountState.SKIPPED;
+              yield existing.get().withFresh(false);
+            }
+            case REPLACE -> {
+              ProvisionedAccount replaced = target.update(existing.get(), account, true, withCos);
+              target.empty(replaced);
+              records.books().idMap().forget(replaced.key());
+              yield replaced.withFresh(true);
+            }
+            case MERGE, NEW_ACCOUNT ->
+                target.update(existing.get(), account, false, withCos).withFresh(false);
+          };
+    } else if (request.selection().skipProvisioning()) {
+      String detail = "account " + name + " does not exist and provisioning is skipped";
+      record(FailureReason.ACCOUNT_MISSING, account.id(), location, detail);
+      accounts.finish(run.id(), account.id(), AccountState.FAILED, detail);
+      return;
+    } else {
+      into = target.create(account, name, idFor(account), withCos).withFresh(true);
+    }
+    // Aliases belong to the original address, not to a copy restored beside it.
+    if (state != AccountState.SKIPPED
+        && !request.selection().skipAliases()
+        && request.conflictPolicy() != ConflictPolicy.NEW_ACCOUNT
+        && request.selection().into() == null
+        && !account.aliases().isEmpty()) {
+      if (!target.holdsAliases()) {
+        notCarried.once("aliases", location);
+      } else {
+        List<String> taken = target.addAliases(into, account.aliases());
+        for (String alias : taken) {
+          record(
+              FailureReason.ALIAS_TAKEN,
+              account.id(),
+              location,
+              "alias " + alias + " belongs to another account; not added to " + name);
+        }
+      }
+    }
+    int sourceRef = records.books().idMap().sourceRef(run.source().accountRef(account.id()));
+    accounts.provisioned(run.id(), account.id(), into, sourceRef, state);
+  }
+
+  /** Keeps the account's id when it is a UUID the target does not use; else a new one. */
+  private String idFor(Account account) throws SQLException, IOException {
+    if (UUID_SHAPE.matcher(account.id()).matches() && !target.idInUse(account.id())) {
+      return account.id();
+    }
+    return UUID.randomUUID().toString();
+  }
+
+  private void record(FailureReason reason, String sourceId, String location, String detail)
+      throws SQLException {
+    records.record(run.id(), Phase.PROVISIONING, reason, sourceId, 0, location, detail);
+  }
+}

@@ -1,0 +1,145 @@
+package org.mailrestore.runtime.compose;
+
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.TargetProvisioning;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.ClassOfService;
+import org.mailrestore.mail.DistributionList;
+import org.mailrestore.mail.Domain;
+
+/**
+ * Phase 1 into composed targets: every part is provisioned, in the order the parts were given (a
+ * directory first, then the servers that read it). What one part holds is held; an account is the
+ * first part's, made or found in every part.
+ */
+final class ComposedProvisioning implements TargetProvisioning {
+
+  private final ComposedTarget target;
+
+  ComposedProvisioning(ComposedTarget target) {
+    this.target = target;
+  }
+
+  private TargetProvisioning part(int index) {
+    return target.part(index).provisioning();
+  }
+
+  @Override
+  public boolean ensureDomain(Domain domain) throws SQLException, IOException {
+    boolean held = false;
+    for (int part : target.provisioningOrder()) {
+      held |= part(part).ensureDomain(domain);
+    }
+    return held;
+  }
+
+  @Override
+  public boolean ensureClassOfService(ClassOfService cos) throws SQLException, IOException {
+    boolean held = false;
+    for (int part : target.provisioningOrder()) {
+      held |= part(part).ensureClassOfService(cos);
+    }
+    return held;
+  }
+
+  @Override
+  public boolean ensureList(DistributionList list) throws SQLException, IOException {
+    boolean held = false;
+    for (int part : target.provisioningOrder()) {
+      held |= part(part).ensureList(list);
+    }
+    return held;
+  }
+
+  @Override
+  public Optional<ProvisionedAccount> find(String name) throws SQLException, IOException {
+    return part(0).find(name);
+  }
+
+  @Override
+  public boolean idInUse(String id) throws SQLException, IOException {
+    for (int part : target.provisioningOrder()) {
+      if (part(part).idInUse(id)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Makes the account in every part that lacks it, and brings the others up to date. */
+  @Override
+  public ProvisionedAccount create(Account account, String name, String id, boolean withCos)
+      throws SQLException, IOException {
+    ProvisionedAccount first = null;
+    for (int part : target.provisioningOrder()) {
+      TargetProvisioning p = part(part);
+      Optional<ProvisionedAccount> existing = p.find(name);
+      ProvisionedAccount made =
+          existing.isPresent()
+              ? p.update(existing.get(), account.withName(name), false, withCos)
+              : p.create(account, name, id, withCos);
+      if (part == 0) {
+        first = existing.isPresent() ? made : made.withFresh(true);
+      }
+    }
+    return first;
+  }
+
+  @Override
+  public ProvisionedAccount update(
+      ProvisionedAccount existing, Account account, boolean replace, boolean withCos)
+      throws SQLException, IOException {
+    ProvisionedAccount first = existing;
+    for (int part : target.provisioningOrder()) {
+      TargetProvisioning p = part(part);
+      Optional<ProvisionedAccount> held = p.find(existing.name());
+      ProvisionedAccount made =
+          held.isPresent()
+              ? p.update(held.get(), account, replace, withCos)
+              : p.create(
+                  account.withName(existing.name()), existing.name(), existing.id(), withCos);
+      if (part == 0) {
+        first = made;
+      }
+    }
+    return first;
+  }
+
+  @Override
+  public void empty(ProvisionedAccount account) throws SQLException, IOException {
+    for (int part = 0; part < target.size(); part++) {
+      if (!target.part(part).contentTypes().isEmpty()) {
+        part(part).empty(target.account(part, account));
+      }
+    }
+  }
+
+  @Override
+  public List<String> addAliases(ProvisionedAccount account, List<String> aliases)
+      throws SQLException, IOException {
+    Set<String> taken = new LinkedHashSet<>();
+    for (int part : target.provisioningOrder()) {
+      TargetProvisioning p = part(part);
+      if (p.holdsAliases()) {
+        taken.addAll(p.addAliases(target.account(part, account), aliases));
+      }
+    }
+    return List.copyOf(taken);
+  }
+
+  @Override
+  public boolean holdsAliases() {
+    for (int part = 0; part < target.size(); part++) {
+      if (part(part).holdsAliases()) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

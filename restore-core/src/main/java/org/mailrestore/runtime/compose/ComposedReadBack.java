@@ -1,0 +1,208 @@
+package org.mailrestore.runtime.compose;
+
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.RestoredStore;
+import org.mailrestore.mail.Grant;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.mail.SystemFolder;
+import org.mailrestore.source.MailSource;
+
+/**
+ * Composed targets read back as one: an account is the first part's; an item is asked of the part
+ * its id names and answered with composed ids; what is kept is what every part keeps, and every
+ * item type when the parts together carry them all. Tags are every part's, counted once.
+ */
+final class ComposedReadBack implements RestoredStore {
+
+  private final ComposedTarget target;
+  private final List<RestoredStore> stores;
+
+  ComposedReadBack(ComposedTarget target, List<RestoredStore> stores) {
+    this.target = target;
+    this.stores = stores;
+  }
+
+  /** The parts that hold content (a directory part holds none). */
+  private List<Integer> contentParts() {
+    List<Integer> parts = new ArrayList<>();
+    for (int i = 0; i < stores.size(); i++) {
+      if (!target.part(i).contentTypes().isEmpty()) {
+        parts.add(i);
+      }
+    }
+    return parts;
+  }
+
+  @Override
+  public Set<Fidelity> fidelity() {
+    Set<Fidelity> kept = EnumSet.allOf(Fidelity.class);
+    for (int part : contentParts()) {
+      kept.retainAll(stores.get(part).fidelity());
+    }
+    if (target.contentTypes().containsAll(ItemType.contents())) {
+      kept.add(Fidelity.ALL_ITEM_TYPES);
+    }
+    return kept;
+  }
+
+  @Override
+  public int flagsKept() {
+    int kept = ~0;
+    for (int part : contentParts()) {
+      kept &= stores.get(part).flagsKept();
+    }
+    return kept;
+  }
+
+  @Override
+  public Set<SystemFolder> systemFolders() {
+    return stores.get(0).systemFolders();
+  }
+
+  @Override
+  public boolean keepsDate(long epochMillis) {
+    for (int part : contentParts()) {
+      if (!stores.get(part).keepsDate(epochMillis)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public long dateResolutionMillis() {
+    long resolution = 1;
+    for (int part : contentParts()) {
+      resolution = Math.max(resolution, stores.get(part).dateResolutionMillis());
+    }
+    return resolution;
+  }
+
+  @Override
+  public Optional<RestoredAccount> account(String name) throws SQLException, IOException {
+    return stores.get(0).account(name);
+  }
+
+  /** The account in a part, as that part reads it back. */
+  private Optional<ProvisionedAccount> in(int part, ProvisionedAccount account)
+      throws SQLException, IOException {
+    if (part == 0) {
+      return Optional.of(account);
+    }
+    return stores.get(part).account(account.name()).map(RestoredAccount::ref);
+  }
+
+  @Override
+  public Map<Integer, RestoredItem> items(ProvisionedAccount account, Collection<Integer> ids)
+      throws SQLException, IOException {
+    Map<Integer, List<Integer>> byPart = new HashMap<>();
+    for (int id : ids) {
+      byPart.computeIfAbsent(PartIds.part(id), k -> new ArrayList<>()).add(PartIds.local(id));
+    }
+    Map<Integer, RestoredItem> found = new HashMap<>();
+    for (Map.Entry<Integer, List<Integer>> e : byPart.entrySet()) {
+      int part = e.getKey();
+      Optional<ProvisionedAccount> in = in(part, account);
+      if (in.isEmpty()) {
+        continue;
+      }
+      for (RestoredItem held : stores.get(part).items(in.get(), e.getValue()).values()) {
+        Item item = composed(part, held.item());
+        found.put(item.id(), new RestoredItem(item, held.content()));
+      }
+    }
+    return found;
+  }
+
+  /** A part's item with composed ids: its own and its folder's. */
+  static Item composed(int part, Item item) {
+    List<Revision> revisions = new ArrayList<>(item.revisions().size());
+    for (Revision r : item.revisions()) {
+      revisions.add(
+          r.deleted() ? r : r.toBuilder().folder(PartIds.encode(part, r.folderId())).build());
+    }
+    return new Item(PartIds.encode(part, item.id()), item.type(), revisions);
+  }
+
+  @Override
+  public long countItems(ProvisionedAccount account) throws SQLException, IOException {
+    long count = 0;
+    for (int part : contentParts()) {
+      Optional<ProvisionedAccount> in = in(part, account);
+      if (in.isPresent()) {
+        count += stores.get(part).countItems(in.get());
+        if (part != 0) {
+          count -= stores.get(part).tags(in.get()).size(); // every part keeps the tags
+        }
+      }
+    }
+    return count;
+  }
+
+  @Override
+  public Map<Integer, String> tags(ProvisionedAccount account) throws SQLException, IOException {
+    return stores.get(0).tags(account);
+  }
+
+  @Override
+  public List<Grant> grants(ProvisionedAccount account) throws SQLException, IOException {
+    List<Grant> grants = new ArrayList<>();
+    for (int part : contentParts()) {
+      Optional<ProvisionedAccount> in = in(part, account);
+      if (in.isEmpty()) {
+        continue;
+      }
+      for (Grant g : stores.get(part).grants(in.get())) {
+        grants.add(
+            new Grant(
+                PartIds.encode(part, g.folderId()),
+                g.granteeType(),
+                g.granteeId(),
+                g.granteeName(),
+                g.rights()));
+      }
+    }
+    return grants;
+  }
+
+  @Override
+  public Map<Integer, Revision.MountTarget> mounts(ProvisionedAccount account)
+      throws SQLException, IOException {
+    return stores.get(0).mounts(account);
+  }
+
+  @Override
+  public MailSource asSource() throws SQLException, IOException {
+    List<MailSource> sources = new ArrayList<>();
+    try {
+      for (RestoredStore store : stores) {
+        sources.add(store.asSource());
+      }
+    } catch (SQLException | IOException | RuntimeException e) {
+      for (MailSource s : sources) {
+        s.close();
+      }
+      throw e;
+    }
+    return new ComposedSource(target, sources);
+  }
+
+  @Override
+  public void close() throws IOException {
+    for (RestoredStore store : stores) {
+      store.close();
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package org.mailrestore.restore.coordination;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.mailrestore.restore.bookkeeping.OperationStore;
+
+class HeartbeatTest {
+
+  @Test
+  void aStoppedHeartbeatDoesNotStartAgain() {
+    // The store is never reached: the first beat would come a second after the start.
+    Heartbeat heartbeat = new Heartbeat(new OperationStore(null), "test-instance", 3, Map.of());
+    heartbeat.start();
+    assertThat(heartbeat.isBeating()).isTrue();
+    heartbeat.stop();
+    assertThat(heartbeat.isBeating()).isFalse();
+
+    // An operation that ends after its engine closed asks for a beat again.
+    heartbeat.start();
+    assertThat(heartbeat.isBeating()).isFalse();
+  }
+}

@@ -1,0 +1,113 @@
+package org.mailrestore.destination;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.Grant;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.mail.SystemFolder;
+import org.mailrestore.source.MailSource;
+
+/**
+ * What a target holds, read back: {@code verify} compares it with the source through the id map,
+ * and {@code export} reads it as a source.
+ */
+public interface RestoredStore extends AutoCloseable {
+
+  /** What a target keeps of what it is given; verify compares only that. */
+  enum Fidelity {
+    /** Domain, class of service, status, system flag and attributes of accounts. */
+    ACCOUNT_SETTINGS,
+    ALIASES,
+    /** Colours, views, flags and attributes of folders. */
+    FOLDER_DETAILS,
+    /** Sender, subject, name, uuid and attributes of items. */
+    ITEM_DETAILS,
+    TAGS,
+    /** Contacts, appointments, tasks and documents, not only messages. */
+    ALL_ITEM_TYPES,
+    GRANTS,
+    MOUNTPOINTS
+  }
+
+  /** An account as the target holds it: its reference, and its settings as an {@link Account}. */
+  record RestoredAccount(ProvisionedAccount ref, Account account) {}
+
+  /**
+   * An item as the target holds it.
+   *
+   * @param item its current state, one revision, with the target's ids (folder, item)
+   * @param content its content, or null when it has none
+   */
+  record RestoredItem(Item item, Content content) {}
+
+  /** The content of a restored item. */
+  interface Content {
+    /** The raw bytes as stored (not checked: the caller checks). */
+    InputStream open() throws IOException;
+  }
+
+  Set<Fidelity> fidelity();
+
+  /**
+   * The flags ({@link org.mailrestore.mail.Flags} bits) the target keeps; verify compares those.
+   */
+  default int flagsKept() {
+    return ~0;
+  }
+
+  /**
+   * The system folders the target has as such (an IMAP server: Inbox, Sent, Drafts, Trash, Junk);
+   * their names are taken, so a backup's folder of the same name under the same parent is renamed,
+   * as the restore plans it.
+   */
+  default Set<SystemFolder> systemFolders() {
+    return EnumSet.allOf(SystemFolder.class);
+  }
+
+  /**
+   * Whether the target keeps this date (epoch milliseconds); verify compares only those. An IMAP
+   * server gives a message dated before 1970 (Enron has year-1 dates) the time of its append.
+   */
+  default boolean keepsDate(long epochMillis) {
+    return true;
+  }
+
+  /** The precision of the dates the target keeps (an IMAP INTERNALDATE has seconds). */
+  default long dateResolutionMillis() {
+    return 1;
+  }
+
+  Optional<RestoredAccount> account(String name) throws SQLException, IOException;
+
+  /** The items with these ids in the target, those that exist. */
+  Map<Integer, RestoredItem> items(ProvisionedAccount account, Collection<Integer> ids)
+      throws SQLException, IOException;
+
+  /** How many items and tags the account's user made (system folders aside). */
+  long countItems(ProvisionedAccount account) throws SQLException, IOException;
+
+  /** The account's tags: id to name. */
+  Map<Integer, String> tags(ProvisionedAccount account) throws SQLException, IOException;
+
+  /** Grants on the account's folders, with the target's folder ids and grantee ids. */
+  List<Grant> grants(ProvisionedAccount account) throws SQLException, IOException;
+
+  /** Where the account's mountpoints point, by mountpoint id, with the target's ids. */
+  Map<Integer, Revision.MountTarget> mounts(ProvisionedAccount account)
+      throws SQLException, IOException;
+
+  /** The target as a source, for export: accounts by their target id. */
+  MailSource asSource() throws SQLException, IOException;
+
+  @Override
+  default void close() throws IOException {}
+}

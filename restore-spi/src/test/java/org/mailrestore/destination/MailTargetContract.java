@@ -1,0 +1,428 @@
+package org.mailrestore.destination;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.blob.BlobException;
+import org.mailrestore.blob.StorageLimits;
+import org.mailrestore.blob.VerifyingInputStream;
+import org.mailrestore.blob.s3.S3Profiles;
+import org.mailrestore.destination.FolderBatch.FolderToWrite;
+import org.mailrestore.destination.FolderBatch.TagToWrite;
+import org.mailrestore.destination.ItemBatch.ItemToWrite;
+import org.mailrestore.destination.RestoredStore.Fidelity;
+import org.mailrestore.destination.RestoredStore.RestoredItem;
+import org.mailrestore.kind.FailureReason;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.Domain;
+import org.mailrestore.mail.Flags;
+import org.mailrestore.mail.Grant;
+import org.mailrestore.mail.GranteeType;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.mail.SystemFolder;
+import org.mailrestore.source.Passing;
+import org.mailrestore.testkit.TestDatabase;
+import org.mailrestore.testkit.TestMariaDb;
+
+/**
+ * What every {@link MailTarget} must do, whatever it writes to. An implementation's test extends
+ * this class and opens its target in the test's database; the contract drives the three phases
+ * through the SPI as the engine does, each cluster with a {@link RecordingJournal} that commits in
+ * the target's transaction or after its writes, and reads the result back.
+ */
+public abstract class MailTargetContract {
+
+  /**
+   * The users the contract provisions: a target whose accounts must exist beforehand (an IMAP
+   * server without provisioning) makes them first.
+   */
+  public static final List<String> USERS =
+      List.of("ann", "bea", "cid", "dan", "eve", "fay", "gus", "hal");
+
+  /** Opens the target under test. */
+  protected abstract MailTarget open(TargetContext context) throws Exception;
+
+  private TestDatabase database;
+  private MailTarget target;
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final ExecutorService io = Executors.newVirtualThreadPerTaskExecutor();
+  private final Map<BlobDigest, byte[]> contents = new ConcurrentHashMap<>();
+
+  @BeforeEach
+  void openTarget() throws Exception {
+    database = TestMariaDb.createDatabase();
+    RecordingJournal.prepare(database.dataSource());
+    target =
+        open(
+            new TargetContext(
+                database.dataSource(),
+                S3Profiles.none(registry),
+                StorageLimits.DEFAULT,
+                registry,
+                System.getenv()));
+  }
+
+  @AfterEach
+  void closeTarget() throws IOException {
+    io.shutdownNow();
+    if (target != null) {
+      target.close();
+    }
+    database.close();
+  }
+
+  // ---- the engine's side, as the contract plays it ------------------------------------------
+
+  /** The accounts' domain: a target whose accounts outlive the test gives each run its own. */
+  protected String domain() {
+    return "contract.example.org";
+  }
+
+  private ProvisionedAccount provision(String user) throws Exception {
+    TargetProvisioning p = target.provisioning();
+    p.ensureDomain(new Domain(domain(), "active", Map.of()));
+    Account account =
+        new Account(
+            user, user + "@" + domain(), domain(), null, "active", false, List.of(), Map.of());
+    return p.find(account.name()).isPresent()
+        ? p.update(p.find(account.name()).get(), account, false, false)
+        : p.create(account, account.name(), UUID.randomUUID().toString(), false);
+  }
+
+  private RecordingJournal journal(String account, int seq) {
+    return new RecordingJournal(database.dataSource(), account, seq);
+  }
+
+  /** The source's content as the engine lends it: from {@link #contents}, checked as it streams. */
+  private WriteContext context() {
+    SourceContent content =
+        new SourceContent() {
+          @Override
+          public <T> T read(BlobDigest digest, long size, Reading<T> reading) throws IOException {
+            byte[] b = contents.get(digest);
+            if (b == null) {
+              throw new BlobException(BlobException.Reason.MISSING, "no blob " + digest);
+            }
+            try (InputStream in =
+                new VerifyingInputStream(
+                    new ByteArrayInputStream(b), digest, size, "contract blob " + digest)) {
+              return reading.read(in);
+            }
+          }
+        };
+    return new WriteContext(content, io);
+  }
+
+  private static byte[] message(String subject) {
+    return ("From: a@example.org\r\nSubject: " + subject + "\r\n\r\nbody of " + subject + "\r\n")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  private ItemToWrite item(int oldId, int folder, String subject, String flags, List<String> tags) {
+    byte[] bytes = message(subject);
+    BlobDigest digest = BlobDigest.ofContent(bytes);
+    contents.put(digest, bytes);
+    Revision state =
+        Revision.builder(1, 0)
+            .folder(folder)
+            .flags(flags)
+            .tags(tags)
+            .date(1_700_000_000_000L + oldId * 1000L)
+            .subject(subject)
+            .blob(bytes.length, digest)
+            .build();
+    return new ItemToWrite(oldId, ItemType.MESSAGE, state, folder, "item " + oldId, null);
+  }
+
+  /** Writes cluster 0: folders Work and Work/Sub, tag Urgent; returns the folder map. */
+  private Map<Integer, Integer> writeFolders(MailboxWriter writer, String account)
+      throws Exception {
+    RecordingJournal journal = journal(account, 0);
+    writer.writeFolders(folders(), journal);
+    assertThat(journal.committed()).as("cluster 0's record committed").isTrue();
+    return journal.mappings();
+  }
+
+  /** Cluster 0: folders Work and Work/Sub, tag Urgent. */
+  private static FolderBatch folders() {
+    FolderToWrite work =
+        new FolderToWrite(
+            300,
+            ItemType.FOLDER,
+            new FolderBatch.Parent.System(SystemFolder.USER_ROOT.id()),
+            "Work",
+            Revision.builder(1, 0).folder(1).name("Work").view("message").build(),
+            "work");
+    FolderToWrite sub =
+        new FolderToWrite(
+            301,
+            ItemType.FOLDER,
+            new FolderBatch.Parent.Planned(300),
+            "Sub",
+            Revision.builder(1, 0).folder(300).name("Sub").view("message").build(),
+            "sub");
+    return new FolderBatch(
+        List.of(work, sub), null, Map.of(), List.of(new TagToWrite(400, "Urgent", -1, "tag")));
+  }
+
+  // ---- the contract ---------------------------------------------------------------------------
+
+  @Test
+  void provisioningIsIdempotent() throws Exception {
+    ProvisionedAccount first = provision("ann");
+    ProvisionedAccount again = provision("ann");
+    assertThat(again.key()).isEqualTo(first.key());
+    assertThat(again.id()).isEqualTo(first.id());
+    assertThat(target.provisioning().find("ann@" + domain())).isPresent();
+    assertThat(target.provisioning().find("nobody@" + domain())).isEmpty();
+  }
+
+  @Test
+  void foldersAndItemsAreWrittenThenReadBackAsTheyWere() throws Exception {
+    ProvisionedAccount account = provision("bea");
+    try (MailboxWriter writer = target.mailbox(account, context())) {
+      Map<Integer, Integer> folders = writeFolders(writer, "bea");
+      assertThat(folders).containsKeys(300, 301);
+      List<ItemToWrite> items =
+          List.of(
+              item(1000, folders.get(300), "first", "", List.of("Urgent")),
+              item(1001, folders.get(301), "second", "uf", List.of()),
+              item(1002, SystemFolder.INBOX.id(), "third", "r", List.of()));
+      RecordingJournal journal = journal("bea", 1);
+      writer.writeItems(new ItemBatch(1, items, false), journal);
+      writer.finish();
+      assertThat(journal.itemsRestored()).isEqualTo(3);
+      Map<Integer, Integer> ids = journal.mappings();
+      RestoredStore store = target.readBack();
+      Map<Integer, RestoredItem> held = store.items(account, ids.values());
+      assertThat(held).hasSize(3);
+      for (ItemToWrite written : items) {
+        RestoredItem read = held.get(ids.get(written.oldId()));
+        Revision state = read.item().revisions().get(0);
+        assertThat(read.item().type()).isEqualTo(ItemType.MESSAGE);
+        assertThat(state.folderId()).isEqualTo(written.folder());
+        assertThat(Flags.normalize(state.flags()))
+            .isEqualTo(Flags.normalize(written.state().flags()));
+        assertThat(state.date() / 1000).isEqualTo(written.state().date() / 1000);
+        try (InputStream in = read.content().open()) {
+          assertThat(in.readAllBytes()).isEqualTo(contents.get(written.state().digest()));
+        }
+        if (store.fidelity().contains(Fidelity.TAGS)) {
+          assertThat(state.tags().stream().map(String::toLowerCase).toList())
+              .isEqualTo(written.state().tags().stream().map(String::toLowerCase).toList());
+        }
+      }
+    }
+  }
+
+  @Test
+  void aClusterWrittenAgainAfterItsJournalFailedHoldsEachItemOnce() throws Exception {
+    ProvisionedAccount account = provision("cid");
+    try (MailboxWriter writer = target.mailbox(account, context())) {
+      Map<Integer, Integer> folders = writeFolders(writer, "cid");
+      long before = target.readBack().countItems(account);
+      List<ItemToWrite> items = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        items.add(item(2000 + i, folders.get(300), "again " + i, "", List.of()));
+      }
+      ItemBatch batch = new ItemBatch(1, items, false);
+      // The journal fails after the target wrote: a lost commit, as far as the target can tell.
+      assertThatThrownBy(() -> writer.writeItems(batch, failing(journal("cid", 1))))
+          .isInstanceOf(SQLException.class);
+      RecordingJournal retry = journal("cid", 1);
+      writer.writeItems(batch.asInDoubt(), retry);
+      assertThat(target.readBack().countItems(account)).isEqualTo(before + items.size());
+      assertThat(retry.mappings()).hasSize(items.size());
+    }
+  }
+
+  @Test
+  void foldersWrittenAgainAfterTheirJournalFailedAreHeldOnce() throws Exception {
+    ProvisionedAccount account = provision("hal");
+    try (MailboxWriter writer = target.mailbox(account, context())) {
+      long before = target.readBack().countItems(account);
+      assertThatThrownBy(() -> writer.writeFolders(folders(), failing(journal("hal", 0))))
+          .isInstanceOf(SQLException.class);
+      RecordingJournal retry = journal("hal", 0);
+      writer.writeFolders(folders(), retry);
+      assertThat(retry.mappings()).containsKeys(300, 301, 400);
+      assertThat(target.readBack().countItems(account))
+          .as("two folders and a tag, once")
+          .isEqualTo(before + 3);
+    }
+  }
+
+  @Test
+  void contentTakenAsItPassedIsWritten() throws Exception {
+    ProvisionedAccount account = provision("dan");
+    try (MailboxWriter writer = target.mailbox(account, context())) {
+      byte[] bytes = message("passing");
+      ItemBatch.Staged staged = writer.stage(ItemType.MESSAGE, passing(bytes), null);
+      assertThat(staged.digest()).isEqualTo(BlobDigest.ofContent(bytes));
+      assertThat(staged.size()).isEqualTo(bytes.length);
+      Revision state =
+          Revision.builder(1, 0)
+              .folder(SystemFolder.INBOX.id())
+              .date(1_700_000_000_000L)
+              .blob(bytes.length, staged.digest())
+              .build();
+      RecordingJournal journal = journal("dan", 1);
+      writer.writeItems(
+          new ItemBatch(
+              1,
+              List.of(
+                  new ItemToWrite(
+                      3000, ItemType.MESSAGE, state, SystemFolder.INBOX.id(), "passing", staged)),
+              false),
+          journal);
+      RestoredItem read =
+          target.readBack().items(account, journal.mappings().values()).values().iterator().next();
+      try (InputStream in = read.content().open()) {
+        assertThat(in.readAllBytes()).isEqualTo(bytes);
+      }
+    }
+  }
+
+  @Test
+  void anItemWhoseContentCannotBeReadFailsAloneWithAReason() throws Exception {
+    ProvisionedAccount account = provision("eve");
+    try (MailboxWriter writer = target.mailbox(account, context())) {
+      ItemToWrite good = item(4000, SystemFolder.INBOX.id(), "good", "", List.of());
+      ItemToWrite lost = item(4001, SystemFolder.INBOX.id(), "lost", "", List.of());
+      contents.remove(lost.state().digest());
+      RecordingJournal journal = journal("eve", 1);
+      writer.writeItems(new ItemBatch(1, List.of(good, lost), false), journal);
+      assertThat(journal.itemsRestored()).isEqualTo(1);
+      assertThat(journal.failures().size()).isEqualTo(1);
+      assertThat(journal.mappings()).containsOnlyKeys(4000);
+      assertThat(journal.failures())
+          .singleElement()
+          .satisfies(f -> {
+            assertThat(f.oldId()).isEqualTo(4001);
+            assertThat(f.reason()).isEqualTo(FailureReason.BLOB_MISSING);
+            assertThat(f.detail()).isNotBlank();
+          });
+    }
+  }
+
+  @Test
+  void grantsItHoldsAreReadBack() throws Exception {
+    ProvisionedAccount owner = provision("fay");
+    ProvisionedAccount grantee = provision("gus");
+    Map<Integer, Integer> folders;
+    try (MailboxWriter writer = target.mailbox(owner, context())) {
+      folders = writeFolders(writer, "fay");
+    }
+    Grant grant = new Grant(300, GranteeType.USER, "gus", "gus@" + domain(), "rwi");
+    boolean held = target.shares().grant(owner, folders.get(300), grant, grantee.id());
+    if (held && target.readBack().fidelity().contains(Fidelity.GRANTS)) {
+      assertThat(target.readBack().grants(owner))
+          .anySatisfy(g -> {
+            assertThat(g.folderId()).isEqualTo(folders.get(300));
+            assertThat(g.granteeType()).isEqualTo(GranteeType.USER);
+            assertThat(g.granteeId()).isEqualTo(grantee.id());
+            assertThat(g.rights()).isEqualTo("rwi");
+          });
+    }
+    assertThat(target.shares().accountId(null, "gus@" + domain())).contains(grantee.id());
+  }
+
+  private static Passing passing(byte[] bytes) {
+    return new Passing() {
+      private boolean opened;
+
+      @Override
+      public InputStream open() {
+        if (opened) {
+          throw new IllegalStateException("passing content is read once");
+        }
+        opened = true;
+        return new ByteArrayInputStream(bytes);
+      }
+
+      @Override
+      public long size() {
+        return bytes.length;
+      }
+
+      @Override
+      public String describe() {
+        return "passing content";
+      }
+    };
+  }
+
+  /** A journal whose commit fails (after the target's own writes): a lost commit. */
+  private static ClusterJournal failing(ClusterJournal real) {
+    return new ClusterJournal() {
+      @Override
+      public int seq() {
+        return real.seq();
+      }
+
+      @Override
+      public void restored(FolderToWrite folder, int newId) {
+        real.restored(folder, newId);
+      }
+
+      @Override
+      public void restored(TagToWrite tag, int newId) {
+        real.restored(tag, newId);
+      }
+
+      @Override
+      public void restored(ItemToWrite item, int newId) {
+        real.restored(item, newId);
+      }
+
+      @Override
+      public void sameAs(TagToWrite tag, int existingId) {
+        real.sameAs(tag, existingId);
+      }
+
+      @Override
+      public void mapped(int oldId, int newId) {
+        real.mapped(oldId, newId);
+      }
+
+      @Override
+      public void failed(ItemToWrite item, FailureReason reason, String detail) {
+        real.failed(item, reason, detail);
+      }
+
+      @Override
+      public void dedupHits(long count) {
+        real.dedupHits(count);
+      }
+
+      @Override
+      public void writeIn(Connection connection) throws SQLException {
+        throw new SQLException("simulated: the commit's answer was lost");
+      }
+
+      @Override
+      public void commit() throws SQLException {
+        throw new SQLException("simulated: the commit's answer was lost");
+      }
+    };
+  }
+}

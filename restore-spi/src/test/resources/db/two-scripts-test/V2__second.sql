@@ -1,0 +1,1 @@
+ALTER TABLE first_test ADD COLUMN name VARCHAR(20) NULL;
