@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.mailrestore.runtime.Database;
+import org.mailrestore.sql.Database;
 import picocli.CommandLine.Option;
 
 /** Where a command finds the mailstore database, and how it logs in. */

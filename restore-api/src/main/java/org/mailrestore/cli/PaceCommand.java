@@ -7,6 +7,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+/** {@code mailrestore restore pace}: how fast an operation on the service may go. */
 @Command(
     name = "pace",
     mixinStandardHelpOptions = true,

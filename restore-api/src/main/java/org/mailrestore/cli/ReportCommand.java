@@ -6,6 +6,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+/** {@code mailrestore restore report}: an operation's report, from the service. */
 @Command(
     name = "report",
     mixinStandardHelpOptions = true,

@@ -192,14 +192,14 @@ final class RestoreCommand {
         return dryRun(concurrency, registry);
       }
       try (Restores restores = open(concurrency, registry)) {
+        if (operation != null && restore.pace().isLimited()) {
+          restores.pace(operation, restore.pace());
+        }
         String id =
             operation != null
                 ? restores.join(operation).id()
                 : restores.submit(restore.request(source.source()), null, restore.pace()).id();
         output.people().println("operation " + id);
-        if (operation != null && restore.pace().isLimited()) {
-          restores.pace(id, restore.pace());
-        }
         try (GracefulShutdown shutdown = GracefulShutdown.install(restores, SHUTDOWN_GRACE)) {
           OperationView ended;
           try (LocalProgress shown =

@@ -2,6 +2,7 @@ package org.mailrestore.cli;
 
 import java.io.IOException;
 import java.sql.SQLException;
+import java.util.List;
 import org.mailrestore.destination.TargetSpec;
 import org.mailrestore.restore.Restores;
 import picocli.CommandLine.Mixin;
@@ -16,20 +17,20 @@ final class StoreOptions {
 
   @Mixin TargetOptions target;
 
-  /** The engine, its default target the one named (or the mailstore, to read back). */
+  /** The engine, its default targets those named (or the mailstore, to read back). */
   Restores open() throws SQLException, IOException {
-    return builder(target.target()).build();
+    return builder(target.targets()).build();
   }
 
   /** The engine to restore with: a target must be named; the caller adds its settings. */
   Restores.Builder forRestore() throws IOException {
-    return builder(target.writableTarget());
+    return builder(target.writableTargets());
   }
 
-  private Restores.Builder builder(TargetSpec spec) throws IOException {
+  private Restores.Builder builder(List<TargetSpec> specs) throws IOException {
     return Restores.builder()
         .database(database.jdbcUrl, database.user, database.password())
         .s3Profiles(EnvironmentS3Profiles.read(System.getenv()))
-        .defaultTarget(spec);
+        .defaultTargets(specs);
   }
 }

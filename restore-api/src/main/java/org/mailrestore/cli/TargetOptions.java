@@ -14,9 +14,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * Where to restore to: the flag of an installed target kind ({@code --volume DIR|s3://...} for the
- * mailstore, {@code --target URL} for a server), with the kinds' own options. Without one, the
- * mailstore of the database, to be read back only.
+ * Where to restore to: the flags of installed target kinds ({@code --volume DIR|s3://...} for the
+ * mailstore, {@code --target URL} for a server), with the kinds' own options; several compose.
+ * Without one, the mailstore of the database, to be read back only.
  */
 @Command
 final class TargetOptions implements KindFlags.Installable {
@@ -40,24 +40,29 @@ final class TargetOptions implements KindFlags.Installable {
     }
   }
 
-  /** The target the flags name, checked; the mailstore without a volume when none is named. */
-  TargetSpec target() {
+  /**
+   * The targets the flags name, checked: several compose, each taking the kinds of item it carries
+   * (a mailstore volume and an IMAP server: messages to the server, the rest to the mailstore); the
+   * mailstore without a volume when none is named.
+   */
+  List<TargetSpec> targets() {
     List<TargetKind> given = new ArrayList<>();
     locations.forEach((kind, option) -> {
       if (KindFlags.value(option) != null) {
         given.add(kind);
       }
     });
-    if (given.size() > 1) {
-      throw new IllegalArgumentException(
-          "name one target, not several: "
-              + String.join(
-                  ", ", given.stream().map(k -> k.location().cliFlag(k.name())).toList()));
+    if (given.isEmpty()) {
+      return List.of(spec(TargetKind.installed().require(MailstoreKind.NAME), null));
     }
-    TargetKind kind =
-        given.isEmpty()
-            ? TargetKind.installed().find(MailstoreKind.NAME).orElseThrow()
-            : given.get(0);
+    List<TargetSpec> specs = new ArrayList<>();
+    for (TargetKind kind : given) {
+      specs.add(spec(kind, KindFlags.value(locations.get(kind))));
+    }
+    return specs;
+  }
+
+  private TargetSpec spec(TargetKind kind, String location) {
     Map<String, String> values = new TreeMap<>();
     options
         .get(kind)
@@ -67,14 +72,13 @@ final class TargetOptions implements KindFlags.Installable {
             values.put(name, v);
           }
         });
-    String location = given.isEmpty() ? null : KindFlags.value(locations.get(kind));
     return new TargetSpec(kind.name(), location, new TreeMap<>(values)).normalize();
   }
 
-  /** The target to write to: one must be named. */
-  TargetSpec writableTarget() {
-    TargetSpec spec = target();
-    if (spec.location() == null) {
+  /** The targets to write to: one at least must be named. */
+  List<TargetSpec> writableTargets() {
+    List<TargetSpec> specs = targets();
+    if (specs.size() == 1 && specs.get(0).location() == null) {
       throw new IllegalArgumentException(
           "name where to restore to: "
               + String.join(
@@ -83,6 +87,6 @@ final class TargetOptions implements KindFlags.Installable {
                       .map(k -> k.location().cliFlag(k.name()) + " (" + k.description() + ")")
                       .toList()));
     }
-    return spec;
+    return specs;
   }
 }

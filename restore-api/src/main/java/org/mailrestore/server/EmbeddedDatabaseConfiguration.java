@@ -36,7 +36,7 @@ class EmbeddedDatabaseConfiguration {
   @Bean(destroyMethod = "close")
   HikariDataSource dataSource(EmbeddedMariaDb db) {
     HikariDataSource pool = new HikariDataSource();
-    pool.setJdbcUrl(org.mailrestore.runtime.Database.jdbcUrl(db.jdbcUrl()));
+    pool.setJdbcUrl(org.mailrestore.sql.Database.jdbcUrl(db.jdbcUrl()));
     pool.setUsername("root");
     pool.setPassword("");
     pool.setPoolName("mailstore");

@@ -23,7 +23,7 @@ import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.OperationListener;
 import org.mailrestore.restore.RestoreMetrics;
 import org.mailrestore.restore.Restores;
-import org.mailrestore.runtime.Database;
+import org.mailrestore.sql.Database;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;

@@ -5,18 +5,17 @@ import java.io.InputStream;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.source.ItemEntry;
-import org.mailrestore.source.ItemStream;
+import org.mailrestore.source.LookAheadItemStream;
 
 /**
  * Reads the loose form: one JSON file per item under {@code items/<NN>/<id>.json}. Shards and files
  * are read in a fixed order (shard name, then numeric id), so every pass sees the same sequence.
  */
-final class LooseItemStream implements ItemStream {
+final class LooseItemStream extends LookAheadItemStream {
 
   private final BackupStorage storage;
   private final String directory;
@@ -24,7 +23,6 @@ final class LooseItemStream implements ItemStream {
   private final Iterator<String> shards;
   private Iterator<String> files = List.<String>of().iterator();
   private String shard;
-  private ItemEntry next;
 
   LooseItemStream(BackupStorage storage, String directory, Set<ItemType> wanted)
       throws IOException {
@@ -35,11 +33,11 @@ final class LooseItemStream implements ItemStream {
   }
 
   @Override
-  public boolean hasNext() {
-    while (next == null) {
+  protected ItemEntry advance() {
+    while (true) {
       if (!files.hasNext()) {
         if (!shards.hasNext()) {
-          return false;
+          return null;
         }
         shard = shards.next();
         String shardDir = directory + "/" + shard;
@@ -50,14 +48,16 @@ final class LooseItemStream implements ItemStream {
                   .sorted(Comparator.comparingLong(LooseItemStream::numericPart))
                   .iterator();
         } catch (IOException e) {
-          next =
-              new ItemEntry.Undecodable(0, null, shardDir, "cannot list: " + e.getMessage(), false);
+          return new ItemEntry.Undecodable(
+              0, null, shardDir, "cannot list: " + e.getMessage(), false);
         }
         continue;
       }
-      next = read(files.next());
+      ItemEntry entry = read(files.next());
+      if (entry != null) {
+        return entry;
+      }
     }
-    return true;
   }
 
   private ItemEntry read(String fileName) {
@@ -97,17 +97,4 @@ final class LooseItemStream implements ItemStream {
     }
     return Long.parseLong(digits);
   }
-
-  @Override
-  public ItemEntry next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
-    }
-    ItemEntry entry = next;
-    next = null;
-    return entry;
-  }
-
-  @Override
-  public void close() {}
 }

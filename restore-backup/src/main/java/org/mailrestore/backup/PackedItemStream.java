@@ -4,15 +4,14 @@ import com.github.luben.zstd.ZstdInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.source.ItemEntry;
-import org.mailrestore.source.ItemStream;
+import org.mailrestore.source.LookAheadItemStream;
 
 /** Reads the packed form: one zstd-compressed JSON Lines stream of item records per account. */
-final class PackedItemStream implements ItemStream {
+final class PackedItemStream extends LookAheadItemStream {
 
   /** A record longer than this is refused without being buffered whole. */
   static final int MAX_RECORD_BYTES = 16 << 20;
@@ -21,7 +20,6 @@ final class PackedItemStream implements ItemStream {
   private final Set<ItemType> wanted;
   private final InputStream in;
   private final LineReader lines;
-  private ItemEntry next;
   private boolean done;
 
   PackedItemStream(InputStream raw, String location, Set<ItemType> wanted) throws IOException {
@@ -39,25 +37,8 @@ final class PackedItemStream implements ItemStream {
   }
 
   @Override
-  public boolean hasNext() {
-    if (next == null && !done) {
-      next = advance();
-    }
-    return next != null;
-  }
-
-  @Override
-  public ItemEntry next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
-    }
-    ItemEntry entry = next;
-    next = null;
-    return entry;
-  }
-
-  private ItemEntry advance() {
-    while (true) {
+  protected ItemEntry advance() {
+    while (!done) {
       boolean more;
       try {
         more = lines.next();
@@ -95,6 +76,7 @@ final class PackedItemStream implements ItemStream {
         return new ItemEntry.Undecodable(e.itemId(), e.type(), where, e.getMessage(), false);
       }
     }
+    return null;
   }
 
   @Override

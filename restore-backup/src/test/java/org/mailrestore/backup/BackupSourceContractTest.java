@@ -2,11 +2,13 @@ package org.mailrestore.backup;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.mailrestore.blob.BlobCompression;
@@ -100,6 +102,16 @@ class BackupSourceContractTest {
       return reopen();
     }
 
+    /** Bob's account file does not decode: his account fails, alice's reads. */
+    @Override
+    protected Optional<MailSource> openDamaged(Path dir, List<Mailbox> mailboxes)
+        throws IOException {
+      root = dir.resolve("backup");
+      write(root, mailboxes);
+      Files.writeString(root.resolve("accounts/bob/account.json"), "{\"id\": \"bob\", \"name\":");
+      return Optional.of(reopen());
+    }
+
     @Override
     protected MailSource reopen() throws IOException {
       return BackupSourceKind.local(root)
@@ -141,6 +153,19 @@ class BackupSourceContractTest {
       TestS3.upload(root, bucket, "nightly");
       location = "s3://" + bucket + "/nightly";
       return reopen();
+    }
+
+    /** Bob's account file does not decode: his account fails, alice's reads. */
+    @Override
+    protected Optional<MailSource> openDamaged(Path dir, List<Mailbox> mailboxes)
+        throws IOException {
+      Path root = dir.resolve("backup");
+      write(root, mailboxes);
+      Files.writeString(root.resolve("accounts/bob/account.json"), "{\"id\": \"bob\", \"name\":");
+      String bucket = TestS3.createBucket();
+      TestS3.upload(root, bucket, "nightly");
+      location = "s3://" + bucket + "/nightly";
+      return Optional.of(reopen());
     }
 
     @Override

@@ -33,6 +33,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+/** {@code ./benchmark archive}: Zimbra archives restored from disk and from S3. */
 @Command(
     name = "archive",
     mixinStandardHelpOptions = true,

@@ -50,7 +50,7 @@ final class BenchDatabase implements AutoCloseable {
     if (!base.endsWith("/")) {
       base = base + "/";
     }
-    return org.mailrestore.runtime.Database.jdbcUrl(base + name);
+    return org.mailrestore.sql.Database.jdbcUrl(base + name);
   }
 
   private void execute(String sql) throws SQLException {

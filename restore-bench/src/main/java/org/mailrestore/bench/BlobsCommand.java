@@ -10,6 +10,7 @@ import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+/** {@code ./benchmark blobs}: blob volumes and sources next to the media's raw limits. */
 @Command(
     name = "blobs",
     mixinStandardHelpOptions = true,

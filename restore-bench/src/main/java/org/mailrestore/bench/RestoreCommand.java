@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+/** {@code ./benchmark restore}: a whole restore next to the raw insert and copy. */
 @Command(
     name = "restore",
     mixinStandardHelpOptions = true,

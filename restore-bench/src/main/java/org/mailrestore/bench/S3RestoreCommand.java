@@ -25,6 +25,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import software.amazon.awssdk.services.s3.S3Client;
 
+/** {@code ./benchmark s3-restore}: a restore from S3 next to raw GETs of its blobs. */
 @Command(
     name = "s3-restore",
     mixinStandardHelpOptions = true,

@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+/** {@code ./benchmark writer}: the mailstore's writer next to raw batched inserts. */
 @Command(
     name = "writer",
     mixinStandardHelpOptions = true,

@@ -1,6 +1,5 @@
 package org.mailrestore.restore;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -8,14 +7,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
-import javax.sql.DataSource;
-import org.mailrestore.blob.PathFence;
-import org.mailrestore.blob.StorageLimits;
-import org.mailrestore.blob.s3.S3Profiles;
-import org.mailrestore.blob.s3.S3Settings;
 import org.mailrestore.destination.MailTarget;
 import org.mailrestore.destination.TargetSpec;
 import org.mailrestore.export.ExportFormat;
@@ -26,6 +19,7 @@ import org.mailrestore.restore.bookkeeping.WorkloadGauges;
 import org.mailrestore.restore.coordination.BackgroundRuns;
 import org.mailrestore.restore.coordination.RestoreEngine;
 import org.mailrestore.runtime.RestoreRuntime;
+import org.mailrestore.runtime.RuntimeSettings;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceSpec;
 import org.mailrestore.verify.Verifier;
@@ -41,6 +35,7 @@ import org.mailrestore.verify.VerifyReport;
 public final class Restores implements AutoCloseable {
 
   private static final long AWAIT_POLL_MILLIS = 200;
+  private static final Duration LONGEST_WAIT = Duration.ofDays(365L * 100);
 
   private final RestoreRuntime runtime;
   private final RestoreEngine engine;
@@ -116,7 +111,9 @@ public final class Restores implements AutoCloseable {
    * timeout} passes; answers it as it then stands.
    */
   public OperationView await(String id, Duration timeout) throws SQLException {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    // A timeout of centuries (a local run's "as long as it takes") must not overflow.
+    long wait = timeout.compareTo(LONGEST_WAIT) >= 0 ? LONGEST_WAIT.toNanos() : timeout.toNanos();
+    long deadline = System.nanoTime() + wait;
     OperationSummary s = require(id);
     while (!s.state().isFinished()
         && System.nanoTime() < deadline
@@ -309,113 +306,23 @@ public final class Restores implements AutoCloseable {
   }
 
   /** How the engine behind the facade is made: its database, storage, bounds and identity. */
-  public static final class Builder {
-    private final RestoreRuntime.Builder runtime = RestoreRuntime.builder();
+  public static final class Builder extends RuntimeSettings<Builder> {
 
     private Builder() {}
 
-    /** A database the caller owns (the service's pool). */
-    public Builder dataSource(DataSource value) {
-      runtime.dataSource(value);
-      return this;
-    }
-
-    /** A database to connect to, with a pool sized from the concurrency (created if missing). */
-    public Builder database(String url, String user, String password) {
-      runtime.database(url, user, password);
-      return this;
-    }
-
-    /** The name of the pool it connects with (its metrics' tag). */
-    public Builder poolName(String value) {
-      runtime.poolName(value);
-      return this;
-    }
-
-    public Builder registry(MeterRegistry value) {
-      runtime.registry(value);
-      return this;
-    }
-
-    /** The restore's meters, when the caller made them already (the service's bean). */
-    public Builder metrics(RestoreMetrics value) {
-      runtime.metrics(value);
-      return this;
-    }
-
-    /** S3 profiles by name, connected and closed by the facade. */
-    public Builder s3Profiles(Map<String, S3Settings> value) {
-      runtime.s3Profiles(value);
-      return this;
-    }
-
-    /** S3 clients the caller owns and closes. */
-    public Builder s3(S3Profiles value) {
-      runtime.s3(value);
-      return this;
-    }
-
-    /** Where local sources may read files from (the service's allowed roots); default: anywhere. */
-    public Builder fence(PathFence value) {
-      runtime.fence(value);
-      return this;
-    }
-
-    public Builder limits(StorageLimits value) {
-      runtime.limits(value);
-      return this;
-    }
-
-    public Builder concurrency(Concurrency value) {
-      runtime.concurrency(value);
-      return this;
-    }
-
-    public Builder instanceId(String value) {
-      runtime.instanceId(value);
-      return this;
-    }
-
-    public Builder leaseSeconds(int value) {
-      runtime.leaseSeconds(value);
-      return this;
-    }
-
-    /** Where restores write when their request names no target. */
-    public Builder defaultTarget(TargetSpec value) {
-      runtime.defaultTarget(value);
+    @Override
+    protected Builder self() {
       return this;
     }
 
     /**
-     * Where restores write when their request names no target: several compose, each taking the
-     * kinds of item it carries (decision 0034).
-     */
-    public Builder defaultTargets(List<TargetSpec> value) {
-      runtime.defaultTargets(value);
-      return this;
-    }
-
-    /** Who hears of operations ending (notifications); nobody by default. */
-    public Builder listener(OperationListener value) {
-      runtime.listener(value);
-      return this;
-    }
-
-    /** Where secrets come from (the process environment by default). */
-    public Builder environment(Map<String, String> value) {
-      runtime.environment(value);
-      return this;
-    }
-
-    /**
-     * Connects, migrates the engine's tables (and the default target's), and opens the default
-     * target when there is one, so that a facade is only made with a usable target.
+     * Connects, migrates the engine's tables (and the default targets'), and opens the default
+     * targets when there are some, so that a facade is only made with a usable target.
      *
-     * @throws IOException when the default target cannot be opened (saying why)
+     * @throws IOException when a default target cannot be opened (saying why)
      */
     public Restores build() throws SQLException, IOException {
-      RestoreRuntime built = runtime.build();
+      RestoreRuntime built = buildRuntime();
       try {
         if (!built.defaultTargets().isEmpty()) {
           built.target(null);

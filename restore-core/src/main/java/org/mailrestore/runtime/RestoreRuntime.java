@@ -1,22 +1,14 @@
 package org.mailrestore.runtime;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Objects;
-import java.util.UUID;
 import javax.sql.DataSource;
-import org.mailrestore.blob.PathFence;
-import org.mailrestore.blob.Sha256;
-import org.mailrestore.blob.StorageLimits;
 import org.mailrestore.blob.s3.S3Profiles;
-import org.mailrestore.blob.s3.S3Settings;
 import org.mailrestore.destination.MailTarget;
 import org.mailrestore.destination.RestoredStore;
 import org.mailrestore.destination.TargetContext;
@@ -36,8 +28,6 @@ import org.mailrestore.source.SourceContext;
 import org.mailrestore.source.SourceSpec;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Everything a restore runs with, wired once: the bookkeeping database (migrated), S3 profiles, the
@@ -45,8 +35,6 @@ import org.slf4j.LoggerFactory;
  * and the exporters build one with {@link #builder()}; nothing else wires the engine.
  */
 public final class RestoreRuntime implements AutoCloseable {
-
-  private static final Logger LOG = LoggerFactory.getLogger(RestoreRuntime.class);
 
   private final DataSource dataSource;
   private final AutoCloseable ownedPool;
@@ -64,7 +52,7 @@ public final class RestoreRuntime implements AutoCloseable {
   private final List<RestoreEngine> engines = new ArrayList<>();
   private RestoreEngine engine;
 
-  private RestoreRuntime(Builder b, DataSource dataSource, AutoCloseable ownedPool) {
+  RestoreRuntime(RuntimeSettings<?> b, DataSource dataSource, AutoCloseable ownedPool) {
     this.dataSource = dataSource;
     this.ownedPool = ownedPool;
     this.registry = b.registry;
@@ -243,166 +231,19 @@ public final class RestoreRuntime implements AutoCloseable {
     }
   }
 
-  /** How a runtime is made. */
-  public static final class Builder {
-    private DataSource dataSource;
-    private String jdbcUrl;
-    private String user;
-    private String password;
-    private String poolName = "mailstore";
-    private MeterRegistry registry = new SimpleMeterRegistry();
-    private RestoreMetrics metrics;
-    private Map<String, S3Settings> s3Settings = Map.of();
-    private S3Profiles s3;
-    private StorageLimits limits = StorageLimits.DEFAULT;
-    private PathFence fence = PathFence.NONE;
-    private Concurrency concurrency = Concurrency.forMachine();
-    private String instanceId = "cli-" + UUID.randomUUID().toString().substring(0, 8);
-    private int leaseSeconds = RestoreEngine.DEFAULT_LEASE_SECONDS;
-    private OperationListener listener = OperationListener.NONE;
-    private List<TargetSpec> defaultTargets = List.of();
-    private Map<String, String> environment = System.getenv();
+  /** How a runtime is made: the settings, then {@link #build()}. */
+  public static final class Builder extends RuntimeSettings<Builder> {
 
     private Builder() {}
 
-    /** A database the caller owns (the service's pool). */
-    public Builder dataSource(DataSource value) {
-      dataSource = value;
-      return this;
-    }
-
-    /** A database the runtime connects to, with a pool sized from the concurrency. */
-    public Builder database(String url, String dbUser, String dbPassword) {
-      jdbcUrl = url;
-      user = dbUser;
-      password = dbPassword;
-      return this;
-    }
-
-    public Builder poolName(String value) {
-      poolName = value;
-      return this;
-    }
-
-    public Builder registry(MeterRegistry value) {
-      registry = value;
-      return this;
-    }
-
-    /** The restore's meters, when the caller made them already (the service's bean). */
-    public Builder metrics(RestoreMetrics value) {
-      metrics = value;
-      return this;
-    }
-
-    public Builder s3Profiles(Map<String, S3Settings> value) {
-      s3Settings = Map.copyOf(value);
-      return this;
-    }
-
-    /** S3 clients the caller owns and closes. */
-    public Builder s3(S3Profiles value) {
-      s3 = value;
-      return this;
-    }
-
-    /** Where local sources may read files from (the service's allowed roots); default: anywhere. */
-    public Builder fence(PathFence value) {
-      fence = value;
-      return this;
-    }
-
-    public Builder limits(StorageLimits value) {
-      limits = value;
-      return this;
-    }
-
-    public Builder concurrency(Concurrency value) {
-      concurrency = value;
-      return this;
-    }
-
-    public Builder instanceId(String value) {
-      instanceId = value;
-      return this;
-    }
-
-    public Builder leaseSeconds(int value) {
-      leaseSeconds = value;
-      return this;
-    }
-
-    /** Where restores write when their request names no target. */
-    public Builder defaultTarget(TargetSpec value) {
-      return defaultTargets(value == null ? List.of() : List.of(value));
-    }
-
-    /**
-     * Where restores write when their request names no target: several compose, each taking the
-     * kinds of item it carries.
-     */
-    public Builder defaultTargets(List<TargetSpec> value) {
-      defaultTargets = List.copyOf(value);
-      return this;
-    }
-
-    /** Who hears of operations ending (notifications); nobody by default. */
-    public Builder listener(OperationListener value) {
-      listener = value;
-      return this;
-    }
-
-    /** Where secrets come from (the process environment by default). */
-    public Builder environment(Map<String, String> value) {
-      environment = Map.copyOf(value);
+    @Override
+    protected Builder self() {
       return this;
     }
 
     /** Connects (when asked to), migrates the engine's tables, and wires the runtime. */
     public RestoreRuntime build() {
-      // The native SHA-256 loads while the database is opened and migrated.
-      Sha256.prepare();
-      warnUnlessFileNamesAreUtf8(System.getProperty("sun.jnu.encoding"));
-      AutoCloseable owned = null;
-      DataSource ds = dataSource;
-      if (ds == null) {
-        Objects.requireNonNull(jdbcUrl, "a runtime needs a database");
-        Database.createIfMissing(jdbcUrl, user, password);
-        var pool =
-            Database.pool(
-                jdbcUrl, user, password, concurrency.databaseConnections(), poolName, registry);
-        owned = pool;
-        ds = pool;
-      }
-      try {
-        RuntimeTables.migrate(ds, defaultTargets);
-        return new RestoreRuntime(this, ds, owned);
-      } catch (RuntimeException e) {
-        if (owned != null) {
-          try {
-            owned.close();
-          } catch (Exception suppressed) {
-            e.addSuppressed(suppressed);
-          }
-        }
-        throw e;
-      }
-    }
-
-    /**
-     * Java decodes file names in the locale's charset: in the C or POSIX locale a path such as
-     * {@code /srv/backups/Entwürfe} cannot be named. Said when the runtime starts, with the remedy.
-     */
-    private static void warnUnlessFileNamesAreUtf8(String charset) {
-      if (charset == null
-          || charset.equalsIgnoreCase("UTF-8")
-          || charset.equalsIgnoreCase("UTF8")) {
-        return;
-      }
-      LOG.warn(
-          "file names are decoded as {} (the locale is not UTF-8): paths with non-ASCII characters"
-              + " cannot be opened; run with LC_ALL=C.UTF-8 (or another UTF-8 locale)",
-          charset);
+      return buildRuntime();
     }
   }
 }

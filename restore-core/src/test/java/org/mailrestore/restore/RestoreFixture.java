@@ -40,6 +40,7 @@ public final class RestoreFixture implements AutoCloseable {
   public final RestoreRuntime runtime;
   public final RestoreEngine engine;
   private final List<TargetSpec> targets;
+  private final Map<String, String> environment;
   private final boolean withS3;
   private final PathFence fence;
   private final String memoryStore;
@@ -71,6 +72,18 @@ public final class RestoreFixture implements AutoCloseable {
   /** Several targets, composed: each takes the kinds of item it carries. */
   public RestoreFixture(List<TargetSpec> targets, boolean withS3, int leaseSeconds, PathFence fence)
       throws SQLException, IOException {
+    this(targets, withS3, leaseSeconds, fence, System.getenv());
+  }
+
+  /** Targets whose secrets come from {@code environment} (a server's admin). */
+  public RestoreFixture(
+      List<TargetSpec> targets,
+      boolean withS3,
+      int leaseSeconds,
+      PathFence fence,
+      Map<String, String> environment)
+      throws SQLException, IOException {
+    this.environment = Map.copyOf(environment);
     this.targets = List.copyOf(targets);
     this.withS3 = withS3;
     this.fence = fence;
@@ -105,6 +118,7 @@ public final class RestoreFixture implements AutoCloseable {
         .leaseSeconds(leaseSeconds)
         .fence(fence)
         .defaultTargets(targets)
+        .environment(environment)
         .build();
   }
 

@@ -22,8 +22,6 @@ import org.mailrestore.destination.RestoredStore.RestoredItem;
 import org.mailrestore.imap.ImapRecords.FolderRow;
 import org.mailrestore.imap.ImapRecords.TagRow;
 import org.mailrestore.mail.Account;
-import org.mailrestore.mail.ClassOfService;
-import org.mailrestore.mail.DistributionList;
 import org.mailrestore.mail.Domain;
 import org.mailrestore.mail.Grant;
 import org.mailrestore.mail.Item;
@@ -71,17 +69,13 @@ final class ImapSource implements MailSource {
 
   @Override
   public List<Parsed<Domain>> domains() {
-    return List.of();
-  }
-
-  @Override
-  public List<Parsed<ClassOfService>> classesOfService() {
-    return List.of();
-  }
-
-  @Override
-  public List<Parsed<DistributionList>> distributionLists() {
-    return List.of();
+    // A server keeps no domains of its own: its accounts' addresses name them.
+    return accountIds().stream()
+        .map(login -> login.substring(login.indexOf('@') + 1))
+        .distinct()
+        .sorted()
+        .<Parsed<Domain>>map(d -> new Parsed.Ok<>(Domain.active(d), d))
+        .toList();
   }
 
   @Override

@@ -19,8 +19,6 @@ import org.mailrestore.blob.BlobSource;
 import org.mailrestore.blob.BlobVolume;
 import org.mailrestore.blob.StoredBlob;
 import org.mailrestore.mail.Account;
-import org.mailrestore.mail.ClassOfService;
-import org.mailrestore.mail.DistributionList;
 import org.mailrestore.mail.Domain;
 import org.mailrestore.mail.Grant;
 import org.mailrestore.mail.Item;
@@ -66,16 +64,6 @@ final class MailstoreSource implements MailSource {
   @Override
   public List<Parsed<Domain>> domains() {
     return call(() -> reader.domains().stream().map(d -> ok(d, d.name())).toList());
-  }
-
-  @Override
-  public List<Parsed<ClassOfService>> classesOfService() {
-    return List.of();
-  }
-
-  @Override
-  public List<Parsed<DistributionList>> distributionLists() {
-    return List.of();
   }
 
   @Override

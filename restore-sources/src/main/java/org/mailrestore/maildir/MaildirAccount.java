@@ -8,7 +8,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.UUID;
 import org.mailrestore.mail.Item;
@@ -18,6 +17,7 @@ import org.mailrestore.maildir.MaildirPlan.MessageDir;
 import org.mailrestore.message.MessageHeaders;
 import org.mailrestore.source.ItemEntry;
 import org.mailrestore.source.ItemStream;
+import org.mailrestore.source.LookAheadItemStream;
 import org.mailrestore.source.SourceProblem;
 
 /**
@@ -79,7 +79,7 @@ final class MaildirAccount {
       }
     }
     boolean messages = types.contains(ItemType.MESSAGE);
-    return new ItemStream() {
+    return new LookAheadItemStream() {
       private int folderIndex;
       private final List<MessageDir> messageDirs = plan.messageDirs();
       private int dirIndex = messages ? 0 : messageDirs.size();
@@ -88,27 +88,9 @@ final class MaildirAccount {
       private int nextId = plan.firstMessageId();
       private final byte[] head = new byte[MessageFileRead.HEAD_BYTES];
       private final byte[] buffer = new byte[64 * 1024];
-      private ItemEntry next;
 
       @Override
-      public boolean hasNext() {
-        if (next == null) {
-          next = advance();
-        }
-        return next != null;
-      }
-
-      @Override
-      public ItemEntry next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        ItemEntry e = next;
-        next = null;
-        return e;
-      }
-
-      private ItemEntry advance() {
+      protected ItemEntry advance() {
         if (folderIndex < folderItems.size()) {
           Item f = folderItems.get(folderIndex++);
           return new ItemEntry.Decoded(f, f.revisions().get(0).name());
@@ -140,9 +122,6 @@ final class MaildirAccount {
         }
         return null;
       }
-
-      @Override
-      public void close() {}
     };
   }
 

@@ -20,8 +20,6 @@ import java.util.function.UnaryOperator;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobSource;
 import org.mailrestore.mail.Account;
-import org.mailrestore.mail.ClassOfService;
-import org.mailrestore.mail.DistributionList;
 import org.mailrestore.mail.Domain;
 import org.mailrestore.mail.Grant;
 import org.mailrestore.mail.Item;
@@ -262,16 +260,6 @@ public final class MaildirSource implements MailSource {
   /** An account's domain: the tree's, or in a tree of domains its id's (an address). */
   private String domainOf(String accountId) {
     return domain != null ? domain : accountId.substring(accountId.indexOf('@') + 1);
-  }
-
-  @Override
-  public List<Parsed<ClassOfService>> classesOfService() {
-    return List.of();
-  }
-
-  @Override
-  public List<Parsed<DistributionList>> distributionLists() {
-    return List.of();
   }
 
   @Override

@@ -10,8 +10,6 @@ import java.util.Set;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobSource;
 import org.mailrestore.mail.Account;
-import org.mailrestore.mail.ClassOfService;
-import org.mailrestore.mail.DistributionList;
 import org.mailrestore.mail.Domain;
 import org.mailrestore.mail.Grant;
 import org.mailrestore.mail.ItemType;
@@ -93,16 +91,6 @@ public final class MboxSource implements MailSource {
   public List<Parsed<Domain>> domains() {
     String domain = address.substring(address.indexOf('@') + 1);
     return List.of(new Parsed.Ok<>(Domain.active(domain), domain));
-  }
-
-  @Override
-  public List<Parsed<ClassOfService>> classesOfService() {
-    return List.of();
-  }
-
-  @Override
-  public List<Parsed<DistributionList>> distributionLists() {
-    return List.of();
   }
 
   @Override

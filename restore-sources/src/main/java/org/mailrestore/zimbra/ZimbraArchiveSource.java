@@ -10,8 +10,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.mailrestore.blob.BlobSource;
 import org.mailrestore.mail.Account;
-import org.mailrestore.mail.ClassOfService;
-import org.mailrestore.mail.DistributionList;
 import org.mailrestore.mail.Domain;
 import org.mailrestore.mail.Grant;
 import org.mailrestore.mail.ItemType;
@@ -63,16 +61,6 @@ public final class ZimbraArchiveSource implements MailSource {
     List<Parsed<Domain>> result = new ArrayList<>();
     domains.forEach(d -> result.add(new Parsed.Ok<>(Domain.active(d), d)));
     return result;
-  }
-
-  @Override
-  public List<Parsed<ClassOfService>> classesOfService() {
-    return List.of();
-  }
-
-  @Override
-  public List<Parsed<DistributionList>> distributionLists() {
-    return List.of();
   }
 
   @Override

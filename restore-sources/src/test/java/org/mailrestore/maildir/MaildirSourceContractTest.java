@@ -5,53 +5,16 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Nested;
 import org.mailrestore.blob.StorageLimits;
 import org.mailrestore.blob.s3.S3Profiles;
-import org.mailrestore.mail.Flags;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.MailSourceContract;
 import org.mailrestore.source.SourceContext;
 
 /** The source contract for trees of Maildir mailboxes, in both layouts. */
 class MaildirSourceContractTest {
-
-  /** Writes the reference mailboxes as Maildir++ (flags in the file names, folders as .A.B). */
-  static void writeMaildir(Path root, List<MailSourceContract.Mailbox> mailboxes)
-      throws IOException {
-    for (MailSourceContract.Mailbox m : mailboxes) {
-      Path user = root.resolve(m.user());
-      for (String sub : List.of("cur", "new", "tmp")) {
-        Files.createDirectories(user.resolve(sub));
-      }
-      for (String folder : m.folders()) {
-        Path dir = user.resolve("." + folder.replace('/', '.'));
-        for (String sub : List.of("cur", "new", "tmp")) {
-          Files.createDirectories(dir.resolve(sub));
-        }
-      }
-      int n = 0;
-      for (MailSourceContract.Message message : m.messages()) {
-        Path dir =
-            message.folder().isEmpty()
-                ? user
-                : user.resolve("." + message.folder().replace('/', '.'));
-        int bits = Flags.toBits(message.flags());
-        StringBuilder info = new StringBuilder();
-        if ((bits & Flags.FLAGGED) != 0) {
-          info.append('F');
-        }
-        if ((bits & Flags.REPLIED) != 0) {
-          info.append('R');
-        }
-        if ((bits & Flags.UNREAD) == 0) {
-          info.append('S');
-        }
-        Files.write(
-            dir.resolve("cur").resolve((1000 + n++) + ".M1P1.host:2," + info), message.content());
-      }
-    }
-  }
 
   /** Writes the reference mailboxes in the plain layout: a directory per folder, no flags. */
   static void writePlain(Path root, List<MailSourceContract.Mailbox> mailboxes) throws IOException {
@@ -86,8 +49,19 @@ class MaildirSourceContractTest {
     @Override
     protected MailSource open(Path dir, List<Mailbox> mailboxes) throws IOException {
       root = dir.resolve("tree");
-      writeMaildir(root, mailboxes);
+      ReferenceMaildir.write(root, mailboxes);
       return reopen();
+    }
+
+    /** A message file of alice's is a symbolic link: not followed, and reported. */
+    @Override
+    protected Optional<MailSource> openDamaged(Path dir, List<Mailbox> mailboxes)
+        throws IOException {
+      root = dir.resolve("tree");
+      ReferenceMaildir.write(root, mailboxes);
+      Path outside = Files.writeString(dir.resolve("outside"), "Subject: not here\n\nbody\n");
+      Files.createSymbolicLink(root.resolve("alice/cur/9999.M1P1.host:2,S"), outside);
+      return Optional.of(reopen());
     }
 
     @Override
@@ -106,6 +80,17 @@ class MaildirSourceContractTest {
       // A plain tree keeps no flags: the reference is laid out without them.
       writePlain(root, mailboxes.stream().map(Plain::unflagged).toList());
       return reopen();
+    }
+
+    /** A message file of alice's is a symbolic link: not followed, and reported. */
+    @Override
+    protected Optional<MailSource> openDamaged(Path dir, List<Mailbox> mailboxes)
+        throws IOException {
+      var unused = open(dir, mailboxes);
+      unused.close();
+      Path outside = Files.writeString(dir.resolve("outside"), "Subject: not here\n\nbody\n");
+      Files.createSymbolicLink(root.resolve("alice/999."), outside);
+      return Optional.of(reopen());
     }
 
     private static Mailbox unflagged(Mailbox m) {

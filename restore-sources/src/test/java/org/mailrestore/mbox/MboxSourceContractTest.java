@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.mailrestore.blob.StorageLimits;
 import org.mailrestore.blob.s3.S3Profiles;
 import org.mailrestore.mail.Flags;
@@ -62,6 +63,24 @@ class MboxSourceContractTest extends MailSourceContract {
       write(file.resolve(parts[parts.length - 1]), m, folder);
     }
     return reopen();
+  }
+
+  /** Alice's Work folder is a gzip-compressed file cut short: what it held past the cut fails. */
+  @Override
+  protected Optional<MailSource> openDamaged(Path dir, List<Mailbox> mailboxes) throws IOException {
+    var unused = open(dir, mailboxes);
+    unused.close();
+    Path work = root.resolve("Work");
+    byte[] whole = Files.readAllBytes(work);
+    ByteArrayOutputStream gz = new ByteArrayOutputStream();
+    try (var out = new java.util.zip.GZIPOutputStream(gz)) {
+      out.write(whole);
+    }
+    Files.delete(work);
+    byte[] compressed = gz.toByteArray();
+    Files.write(
+        root.resolve("Work.gz"), java.util.Arrays.copyOf(compressed, compressed.length - 12));
+    return Optional.of(reopen());
   }
 
   /** Writes a folder's messages as mboxrd. */

@@ -2,8 +2,10 @@ package org.mailrestore.zimbra;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.mailrestore.blob.StorageLimits;
 import org.mailrestore.blob.s3.S3Profiles;
 import org.mailrestore.source.MailSource;
@@ -32,6 +34,17 @@ class ZimbraTgzSourceContractTest extends MailSourceContract {
       b.write(this.root.resolve(m.user() + "@" + DOMAIN + ".tgz"));
     }
     return reopen();
+  }
+
+  /** Bob's archive is cut short: its end is reported, its start is read, alice's is whole. */
+  @Override
+  protected Optional<MailSource> openDamaged(Path dir, List<Mailbox> mailboxes) throws IOException {
+    var unused = open(dir, mailboxes);
+    unused.close();
+    Path bob = root.resolve("bob@" + DOMAIN + ".tgz");
+    byte[] whole = Files.readAllBytes(bob);
+    Files.write(bob, java.util.Arrays.copyOf(whole, whole.length / 2));
+    return Optional.of(reopen());
   }
 
   @Override

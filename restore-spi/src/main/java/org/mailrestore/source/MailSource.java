@@ -38,9 +38,15 @@ public interface MailSource extends AutoCloseable {
 
   List<Parsed<Domain>> domains();
 
-  List<Parsed<ClassOfService>> classesOfService();
+  /** The classes of service; none by default (a format that has none: Maildir, mbox). */
+  default List<Parsed<ClassOfService>> classesOfService() {
+    return List.of();
+  }
 
-  List<Parsed<DistributionList>> distributionLists();
+  /** The distribution lists; none by default. */
+  default List<Parsed<DistributionList>> distributionLists() {
+    return List.of();
+  }
 
   /** The ids of the source's accounts, in a stable order. */
   List<String> accountIds();

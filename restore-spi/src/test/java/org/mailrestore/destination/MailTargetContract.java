@@ -32,6 +32,8 @@ import org.mailrestore.destination.RestoredStore.Fidelity;
 import org.mailrestore.destination.RestoredStore.RestoredItem;
 import org.mailrestore.kind.FailureReason;
 import org.mailrestore.mail.Account;
+import org.mailrestore.mail.ClassOfService;
+import org.mailrestore.mail.DistributionList;
 import org.mailrestore.mail.Domain;
 import org.mailrestore.mail.Flags;
 import org.mailrestore.mail.Grant;
@@ -344,6 +346,35 @@ public abstract class MailTargetContract {
           });
     }
     assertThat(target.shares().accountId(null, "gus@" + domain())).contains(grantee.id());
+  }
+
+  @Test
+  void whatItCannotHoldIsAnsweredNotThrown() throws Exception {
+    TargetProvisioning p = target.provisioning();
+    ProvisionedAccount owner = provision("ann");
+    var unused =
+        List.of(
+            p.ensureClassOfService(new ClassOfService("contract-cos", Map.of())),
+            p.ensureList(
+                new DistributionList(
+                    "list@" + domain(), "List", List.of("ann@" + domain()), Map.of())));
+    if (p.holdsAliases()) {
+      assertThat(p.addAliases(owner, List.of("ann.alias@" + domain()))).isEmpty();
+    } else {
+      assertThatThrownBy(() -> p.addAliases(owner, List.of("ann.alias@" + domain())))
+          .isInstanceOf(UnsupportedOperationException.class);
+    }
+    Map<Integer, Integer> folders;
+    try (MailboxWriter writer = target.mailbox(owner, context())) {
+      folders = writeFolders(writer, "ann");
+    }
+    var mounted = target.shares().mount(owner, folders.get(301), owner.id(), folders.get(300));
+    assertThat(mounted || !target.readBack().fidelity().contains(Fidelity.MOUNTPOINTS))
+        .as("a mountpoint is held, or the target says it keeps none")
+        .isTrue();
+    assertThat(target.readBack().fidelity().contains(Fidelity.ALL_ITEM_TYPES))
+        .as("every item type kept only by a target that carries them all")
+        .isEqualTo(target.contentTypes().containsAll(ItemType.contents()));
   }
 
   private static Passing passing(byte[] bytes) {

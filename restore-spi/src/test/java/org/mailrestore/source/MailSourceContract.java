@@ -1,29 +1,27 @@
 package org.mailrestore.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Domain;
 import org.mailrestore.mail.Flags;
-import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Parsed;
 import org.mailrestore.mail.Revision;
-import org.mailrestore.mail.SystemFolder;
 
 /**
  * What every {@link MailSource} must do, whatever its format. An implementation's test extends this
@@ -66,7 +64,7 @@ public abstract class MailSourceContract {
   }
 
   /** The reference: two users, nested and empty folders, CRLF and LF, 8-bit bytes, flags. */
-  protected static List<Mailbox> reference() {
+  public static List<Mailbox> reference() {
     return List.of(
         new Mailbox(
             "alice",
@@ -102,77 +100,6 @@ public abstract class MailSourceContract {
     return new Message(folder, text.getBytes(StandardCharsets.UTF_8), flags);
   }
 
-  /** What an account of the source holds, read back through the source alone. */
-  private record Read(Map<Integer, String> folderPaths, List<ReadMessage> messages) {}
-
-  private record ReadMessage(int id, String folder, byte[] content, String flags) {}
-
-  private static Read read(MailSource source, String accountId) throws IOException {
-    Map<Integer, Revision> folders = new HashMap<>();
-    List<Integer> order = new ArrayList<>();
-    try (ItemStream stream = source.items(accountId, ItemType.containers())) {
-      while (stream.hasNext()) {
-        ItemEntry entry = stream.next();
-        assertThat(entry).as(entry.location()).isInstanceOf(ItemEntry.Decoded.class);
-        Item item = ((ItemEntry.Decoded) entry).item();
-        assertThat(item.type().isContainer()).as("containers only").isTrue();
-        Revision state = item.latest().orElseThrow();
-        if (item.type() == ItemType.FOLDER) {
-          int parent = state.folderId();
-          assertThat(SystemFolder.byId(parent) != null || folders.containsKey(parent))
-              .as("folder %s comes after its parent %d", state.name(), parent)
-              .isTrue();
-          folders.put(item.id(), state);
-          order.add(item.id());
-        }
-      }
-    }
-    Map<Integer, String> paths = new HashMap<>();
-    for (int id : order) {
-      Revision f = folders.get(id);
-      String parent = paths.get(f.folderId());
-      paths.put(id, parent == null ? f.name() : parent + "/" + f.name());
-    }
-    List<ReadMessage> messages = new ArrayList<>();
-    try (ItemStream stream = source.items(accountId, ItemType.contents())) {
-      while (stream.hasNext()) {
-        ItemEntry entry = stream.next();
-        assertThat(entry).as(entry.location()).isInstanceOf(ItemEntry.Decoded.class);
-        ItemEntry.Decoded d = (ItemEntry.Decoded) entry;
-        assertThat(d.item().type().isContainer()).as("content only").isFalse();
-        Revision state = d.item().latest().orElseThrow();
-        byte[] content;
-        if (d.passing() != null) {
-          try (InputStream in = d.passing().open()) {
-            content = in.readAllBytes();
-          }
-        } else {
-          try (InputStream in = source.blobs().openVerified(state.digest(), state.size())) {
-            content = in.readAllBytes();
-          }
-        }
-        if (state.digest() != null) {
-          assertThat(state.digest()).isEqualTo(BlobDigest.ofContent(content));
-          assertThat(state.size()).isEqualTo(content.length);
-        }
-        String folder =
-            state.folderId() == SystemFolder.INBOX.id() ? "" : paths.get(state.folderId());
-        messages.add(new ReadMessage(d.item().id(), folder, content, state.flags()));
-      }
-    }
-    return new Read(paths, messages);
-  }
-
-  private static String accountOf(MailSource source, String user) {
-    for (String id : source.accountIds()) {
-      if (source.account(id) instanceof Parsed.Ok<Account>(Account a, String location)
-          && a.name().equals(user + "@" + DOMAIN)) {
-        return id;
-      }
-    }
-    throw new AssertionError("no account " + user + "@" + DOMAIN + " in " + source.describe());
-  }
-
   @Test
   void accountsAreTheMailboxesWithTheirAddressesAndDomain() throws IOException {
     try (MailSource source = open(dir, mailboxes())) {
@@ -196,7 +123,8 @@ public abstract class MailSourceContract {
   void foldersComeParentsFirstAndMessagesLiveInThemByteForByte() throws IOException {
     try (MailSource source = open(dir, mailboxes())) {
       for (Mailbox mailbox : mailboxes()) {
-        Read read = read(source, accountOf(source, mailbox.user()));
+        SourceReading.Read read =
+            SourceReading.read(source, SourceReading.accountOf(source, mailbox.user()));
         assertThat(new HashSet<>(read.folderPaths().values()))
             .as(mailbox.user() + "'s folders")
             .isEqualTo(new HashSet<>(mailbox.folders()));
@@ -214,7 +142,8 @@ public abstract class MailSourceContract {
   void flagsSurvive() throws IOException {
     try (MailSource source = open(dir, mailboxes())) {
       for (Mailbox mailbox : mailboxes()) {
-        Read read = read(source, accountOf(source, mailbox.user()));
+        SourceReading.Read read =
+            SourceReading.read(source, SourceReading.accountOf(source, mailbox.user()));
         List<String> expected = new ArrayList<>();
         mailbox
             .messages()
@@ -230,7 +159,7 @@ public abstract class MailSourceContract {
   @Test
   void onlyTheTypesAskedForAreStreamed() throws IOException {
     try (MailSource source = open(dir, mailboxes())) {
-      String alice = accountOf(source, "alice");
+      String alice = SourceReading.accountOf(source, "alice");
       try (ItemStream stream = source.items(alice, EnumSet.of(ItemType.MESSAGE))) {
         while (stream.hasNext()) {
           if (stream.next() instanceof ItemEntry.Decoded d) {
@@ -246,19 +175,94 @@ public abstract class MailSourceContract {
     List<Integer> first;
     String ref;
     try (MailSource source = open(dir, mailboxes())) {
-      String alice = accountOf(source, "alice");
-      first = read(source, alice).messages().stream().map(ReadMessage::id).toList();
+      String alice = SourceReading.accountOf(source, "alice");
+      first =
+          SourceReading.read(source, alice).messages().stream()
+              .map(SourceReading.ReadMessage::id)
+              .toList();
       ref = source.accountRef(alice);
       if (mailboxes().size() > 1) {
-        assertThat(source.accountRef(accountOf(source, "bob"))).isNotEqualTo(ref);
+        assertThat(source.accountRef(SourceReading.accountOf(source, "bob"))).isNotEqualTo(ref);
       }
       assertThat(source.problems(alice)).isEmpty();
     }
     try (MailSource again = reopen()) {
-      String alice = accountOf(again, "alice");
-      assertThat(read(again, alice).messages().stream().map(ReadMessage::id).toList())
+      String alice = SourceReading.accountOf(again, "alice");
+      assertThat(
+              SourceReading.read(again, alice).messages().stream()
+                  .map(SourceReading.ReadMessage::id)
+                  .toList())
           .isEqualTo(first);
       assertThat(again.accountRef(alice)).isEqualTo(ref);
+    }
+  }
+
+  /**
+   * Lays the mailboxes out with damage the format can carry (a record that does not decode, a
+   * message file that cannot be read, an archive cut short) and opens the source; empty when the
+   * kind has no damage of its own to lay out (a target read back).
+   */
+  protected Optional<MailSource> openDamaged(Path root, List<Mailbox> mailboxes)
+      throws IOException {
+    return Optional.empty();
+  }
+
+  /**
+   * What cannot be read is reported ({@link Parsed.Failed}, {@link ItemEntry.Undecodable}, {@link
+   * SourceProblem}), never thrown, and the rest is read.
+   */
+  @Test
+  void damageIsReportedNotThrown() throws IOException {
+    Optional<MailSource> damaged = openDamaged(dir.resolve("damaged"), mailboxes());
+    assumeTrue(damaged.isPresent(), "this kind lays out no damage of its own");
+    try (MailSource source = damaged.get()) {
+      long reported = 0;
+      long read = 0;
+      for (String id : source.accountIds()) {
+        if (source.account(id) instanceof Parsed.Failed<Account>) {
+          reported++;
+          continue;
+        }
+        for (Set<ItemType> pass : List.of(ItemType.containers(), ItemType.contents())) {
+          try (ItemStream stream = source.items(id, pass)) {
+            while (stream.hasNext()) {
+              ItemEntry entry = stream.next();
+              if (entry instanceof ItemEntry.Undecodable) {
+                reported++;
+              } else if (readContent(source, (ItemEntry.Decoded) entry)) {
+                read++;
+              } else {
+                reported++;
+              }
+            }
+          }
+        }
+        reported += source.problems(id).size();
+      }
+      assertThat(reported).as("the damage is reported").isPositive();
+      assertThat(read).as("the rest is read").isPositive();
+    }
+  }
+
+  /**
+   * Reads an entry's content whole, as a restore would; false when it fails as it is read (content
+   * cut short or not matching its digest: that item's failure, as a restore reports it).
+   */
+  private static boolean readContent(MailSource source, ItemEntry.Decoded d) {
+    Revision state = d.item().latest().orElse(null);
+    if (state == null
+        || !d.item().type().hasBlob()
+        || (d.passing() == null && state.digest() == null)) {
+      return true;
+    }
+    try (InputStream in =
+        d.passing() != null
+            ? d.passing().open()
+            : source.blobs().openVerified(state.digest(), state.size())) {
+      in.transferTo(OutputStream.nullOutputStream());
+      return true;
+    } catch (IOException e) {
+      return false;
     }
   }
 

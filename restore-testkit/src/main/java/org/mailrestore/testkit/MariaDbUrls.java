@@ -1,7 +1,7 @@
 package org.mailrestore.testkit;
 
+/** The connection options tests use: the same as the service's (see docs/mailstore.md). */
 final class MariaDbUrls {
-  // Tests use the same connection options as the service (see docs/mailstore.md).
   static final String OPTIONS = "useBulkStmtsForInserts=true&connectTimeout=5000";
 
   private MariaDbUrls() {}

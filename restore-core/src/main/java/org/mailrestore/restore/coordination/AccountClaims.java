@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One writer per account: before its phases, an operation claims every account it will write (the
  * addresses it restores into), all at once. While another unfinished operation holds one of them,
- * it waits, QUEUED, its message naming that operation; a cancel ends the wait. Operations on other
- * accounts run at once.
+ * it waits, QUEUED, its message naming that operation; a cancel ends the wait, and an operation of
+ * this engine ending ends it early. Operations on other accounts run at once.
  */
 final class AccountClaims {
 
@@ -30,11 +30,14 @@ final class AccountClaims {
   private final ClaimStore claims;
   private final OperationStore operations;
   private final DatabaseRetry db;
+  private final OperationNotices notices;
 
-  AccountClaims(ClaimStore claims, OperationStore operations, DatabaseRetry db) {
+  AccountClaims(
+      ClaimStore claims, OperationStore operations, DatabaseRetry db, OperationNotices notices) {
     this.claims = claims;
     this.operations = operations;
     this.db = db;
+    this.notices = notices;
   }
 
   /** Claims the run's accounts, waiting for them; false when cancelled or stopped meanwhile. */
@@ -62,7 +65,7 @@ final class AccountClaims {
             });
         shown = why;
       }
-      DatabaseRetry.sleep(poll, "accounts another operation restores");
+      notices.awaitEnding(poll, "accounts another operation restores");
       poll = Math.min(poll * 2, LAST_POLL_MILLIS);
     }
     return false;

@@ -7,12 +7,17 @@ import org.mailrestore.restore.bookkeeping.Bookkeeping;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Tells the listener of an engine that an operation ended; its failures never reach the engine. */
+/**
+ * Tells who waits that an operation of this engine ended: the listener (its failures never reach
+ * the engine), and the operations waiting here for accounts it held, which try again at once rather
+ * than at their next poll.
+ */
 final class OperationNotices {
   private static final Logger LOG = LoggerFactory.getLogger(OperationNotices.class);
 
   private final Bookkeeping books;
   private volatile OperationListener listener = OperationListener.NONE;
+  private long endings;
 
   OperationNotices(Bookkeeping books) {
     this.books = books;
@@ -31,10 +36,29 @@ final class OperationNotices {
   }
 
   void ended(String operationId) {
+    synchronized (this) {
+      endings++;
+      notifyAll();
+    }
     try {
       OperationReport.of(books, operationId).ifPresent(listener::ended);
     } catch (SQLException | RuntimeException e) {
       LOG.warn("operation {}: a listener failed: {}", operationId, e.toString());
+    }
+  }
+
+  /** Waits {@code millis}, or less when an operation of this engine ends meanwhile. */
+  synchronized void awaitEnding(long millis, String awaited) throws SQLException {
+    long seen = endings;
+    long deadline = System.nanoTime() + millis * 1_000_000;
+    try {
+      for (long left = millis; endings == seen && left > 0; ) {
+        wait(left);
+        left = (deadline - System.nanoTime()) / 1_000_000;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SQLException("interrupted while waiting for " + awaited, e);
     }
   }
 }

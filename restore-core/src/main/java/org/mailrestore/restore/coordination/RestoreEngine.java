@@ -102,7 +102,7 @@ public final class RestoreEngine implements AutoCloseable {
     this.heartbeat = new Heartbeat(operations, instanceId, leaseSeconds, running);
     this.submissions = new Submissions(operations, sources);
     this.notices = new OperationNotices(books);
-    this.claims = new AccountClaims(books.claims(), operations, db);
+    this.claims = new AccountClaims(books.claims(), operations, db, notices);
     this.endings = new RunEndings(records, notices);
   }
 

@@ -30,31 +30,34 @@ final class ComposedProvisioning implements TargetProvisioning {
     return target.part(index).provisioning();
   }
 
-  @Override
-  public boolean ensureDomain(Domain domain) throws SQLException, IOException {
+  /** What one part answers: whether it holds the thing. */
+  @FunctionalInterface
+  private interface Holds {
+    boolean in(TargetProvisioning part) throws SQLException, IOException;
+  }
+
+  /** Asks every part, in order; held when one part holds it. */
+  private boolean anyHolds(Holds holds) throws SQLException, IOException {
     boolean held = false;
     for (int part : target.provisioningOrder()) {
-      held |= part(part).ensureDomain(domain);
+      held |= holds.in(part(part));
     }
     return held;
+  }
+
+  @Override
+  public boolean ensureDomain(Domain domain) throws SQLException, IOException {
+    return anyHolds(p -> p.ensureDomain(domain));
   }
 
   @Override
   public boolean ensureClassOfService(ClassOfService cos) throws SQLException, IOException {
-    boolean held = false;
-    for (int part : target.provisioningOrder()) {
-      held |= part(part).ensureClassOfService(cos);
-    }
-    return held;
+    return anyHolds(p -> p.ensureClassOfService(cos));
   }
 
   @Override
   public boolean ensureList(DistributionList list) throws SQLException, IOException {
-    boolean held = false;
-    for (int part : target.provisioningOrder()) {
-      held |= part(part).ensureList(list);
-    }
-    return held;
+    return anyHolds(p -> p.ensureList(list));
   }
 
   @Override
@@ -64,12 +67,7 @@ final class ComposedProvisioning implements TargetProvisioning {
 
   @Override
   public boolean idInUse(String id) throws SQLException, IOException {
-    for (int part : target.provisioningOrder()) {
-      if (part(part).idInUse(id)) {
-        return true;
-      }
-    }
-    return false;
+    return anyHolds(p -> p.idInUse(id));
   }
 
   /** Makes the account in every part that lacks it, and brings the others up to date. */
@@ -135,7 +133,7 @@ final class ComposedProvisioning implements TargetProvisioning {
 
   @Override
   public boolean holdsAliases() {
-    for (int part = 0; part < target.size(); part++) {
+    for (int part : target.provisioningOrder()) {
       if (part(part).holdsAliases()) {
         return true;
       }

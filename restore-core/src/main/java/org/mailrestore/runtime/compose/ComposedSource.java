@@ -8,7 +8,6 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
@@ -22,6 +21,7 @@ import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Parsed;
 import org.mailrestore.source.ItemEntry;
 import org.mailrestore.source.ItemStream;
+import org.mailrestore.source.LookAheadItemStream;
 import org.mailrestore.source.MailSource;
 
 /**
@@ -137,32 +137,28 @@ final class ComposedSource implements MailSource {
   private record Pass(int part, String accountId, Set<ItemType> types) {}
 
   /** The passes' streams one after another, their ids composed. */
-  private final class Chained implements ItemStream {
+  private final class Chained extends LookAheadItemStream {
     private final Deque<Pass> passes;
     private ItemStream current;
     private int part;
-    private ItemEntry next;
 
     Chained(Deque<Pass> passes) {
       this.passes = passes;
     }
 
     @Override
-    public boolean hasNext() {
-      while (next == null) {
+    protected ItemEntry advance() {
+      while (true) {
         if (current != null && current.hasNext()) {
           ItemEntry entry = current.next();
-          if (entry instanceof ItemEntry.Decoded d) {
-            if (part != 0 && PartIds.isShared(d.item().id())) {
-              continue; // system folders are every part's; the first part's are read
-            }
-            next =
-                new ItemEntry.Decoded(
-                    ComposedReadBack.composed(part, d.item()), d.location(), d.passing());
-          } else {
-            next = entry;
+          if (!(entry instanceof ItemEntry.Decoded d)) {
+            return entry;
           }
-          continue;
+          if (part != 0 && PartIds.isShared(d.item().id())) {
+            continue; // system folders are every part's; the first part's are read
+          }
+          return new ItemEntry.Decoded(
+              ComposedReadBack.composed(part, d.item()), d.location(), d.passing());
         }
         if (current != null) {
           current.close();
@@ -170,28 +166,16 @@ final class ComposedSource implements MailSource {
         }
         Pass pass = passes.poll();
         if (pass == null) {
-          return false;
+          return null;
         }
         part = pass.part();
         try {
           current = sources.get(part).items(pass.accountId(), pass.types());
         } catch (IOException e) {
-          next =
-              new ItemEntry.Undecodable(
-                  0, null, target.part(part).describe(), e.getMessage(), true);
+          return new ItemEntry.Undecodable(
+              0, null, target.part(part).describe(), e.getMessage(), false);
         }
       }
-      return true;
-    }
-
-    @Override
-    public ItemEntry next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      ItemEntry e = next;
-      next = null;
-      return e;
     }
 
     @Override

@@ -4,7 +4,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import org.mailrestore.blob.BlobDigest;
@@ -133,21 +132,7 @@ final class MemorySource implements MailSource {
         }
       }
     }
-    Iterator<ItemEntry> it = entries.iterator();
-    return new ItemStream() {
-      @Override
-      public boolean hasNext() {
-        return it.hasNext();
-      }
-
-      @Override
-      public ItemEntry next() {
-        return it.next();
-      }
-
-      @Override
-      public void close() {}
-    };
+    return ItemStream.of(entries);
   }
 
   /** The roots are the tree's top, not folders of it. */

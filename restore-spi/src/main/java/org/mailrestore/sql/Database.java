@@ -1,4 +1,4 @@
-package org.mailrestore.runtime;
+package org.mailrestore.sql;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;

@@ -1,4 +1,4 @@
-package org.mailrestore.runtime;
+package org.mailrestore.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,60 @@
+package org.mailrestore.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.destination.TargetSpec;
+import picocli.CommandLine;
+
+/** The target flags of a local command: one target, several composed, or the mailstore to read. */
+class TargetFlagsTest {
+
+  private static TargetOptions parse(String... args) {
+    CommandLine cli = MailrestoreCli.commandLine();
+    CommandLine.ParseResult parsed = cli.parseArgs(args);
+    while (parsed.hasSubcommand()) {
+      parsed = parsed.subcommand();
+    }
+    RestoreCommand.Run run = (RestoreCommand.Run) parsed.commandSpec().userObject();
+    return run.store.target;
+  }
+
+  @Test
+  void aVolumeAndAServerComposeInTheOrderOfTheKinds(@TempDir Path dir) {
+    List<TargetSpec> targets =
+        parse(
+                "restore",
+                "run",
+                "--jdbc-url",
+                "jdbc:mariadb://127.0.0.1/none",
+                "--backup",
+                dir.toString(),
+                "--volume",
+                dir.resolve("volume").toString(),
+                "--target",
+                "imap://127.0.0.1:1143")
+            .writableTargets();
+    assertThat(targets).extracting(TargetSpec::kind).containsExactlyInAnyOrder("imap", "mailstore");
+  }
+
+  @Test
+  void withoutATargetARestoreSaysWhereItCouldWrite(@TempDir Path dir) {
+    TargetOptions none =
+        parse(
+            "restore",
+            "run",
+            "--jdbc-url",
+            "jdbc:mariadb://127.0.0.1/none",
+            "--backup",
+            dir.toString());
+    assertThat(none.targets()).singleElement().satisfies(t -> assertThat(t.location()).isNull());
+    assertThatThrownBy(none::writableTargets)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--volume")
+        .hasMessageContaining("--target");
+  }
+}
