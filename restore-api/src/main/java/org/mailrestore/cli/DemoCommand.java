@@ -6,17 +6,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.mailrestore.backup.BackupSourceKind;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.embedded.EmbeddedMariaDb;
 import org.mailrestore.mailstore.MailstoreKind;
 import org.mailrestore.mailstore.VolumeSpec;
+import org.mailrestore.restore.FailureRecord;
 import org.mailrestore.restore.OperationView;
 import org.mailrestore.restore.Pace;
+import org.mailrestore.restore.Page;
 import org.mailrestore.restore.ReadCounter;
 import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.Restores;
@@ -86,10 +88,15 @@ final class DemoCommand implements Callable<Integer> {
       OperationView ended = restores.await(id, Duration.ofHours(1));
 
       out.println("4/4 verifying the mailstore against the backup");
-      Set<String> knownFailures =
-          restores.failures(id, 0, Integer.MAX_VALUE - 1).items().stream()
-              .map(f -> Verifier.Options.key(f.sourceAccountId(), f.itemId()))
-              .collect(Collectors.toSet());
+      Set<String> knownFailures = new HashSet<>();
+      Page<FailureRecord> failures;
+      int page = 0;
+      do {
+        failures = restores.failures(id, page++, Page.MAX_SIZE);
+        failures.items().stream()
+            .map(f -> Verifier.Options.key(f.sourceAccountId(), f.itemId()))
+            .forEach(knownFailures::add);
+      } while (failures.hasMore());
       VerifyReport report =
           restores.verify(
               source,

@@ -91,9 +91,9 @@ final class BenchDovecot implements AutoCloseable {
         }
         """
             .formatted(dir, users, port, "unused-" + UUID.randomUUID()));
-    PeerCommand.run(List.of("chmod", "-R", "a+rX", dir.toString()), null);
+    Processes.run(List.of("chmod", "-R", "a+rX", dir.toString()), null);
     if (root) {
-      PeerCommand.run(List.of("chown", "-R", "mail:mail", dir.resolve("mail").toString()), null);
+      Processes.run(List.of("chown", "-R", "mail:mail", dir.resolve("mail").toString()), null);
     }
     LocalDaemons.run(List.of("/usr/sbin/dovecot", "-c", dir.resolve("dovecot.conf").toString()));
     LocalDaemons.awaitPort(port, dir.resolve("dovecot.log"));
@@ -106,7 +106,7 @@ final class BenchDovecot implements AutoCloseable {
     long total = 0;
     for (String login : logins) {
       String out =
-          PeerCommand.run(
+          Processes.run(
               List.of(
                   "/usr/bin/doveadm",
                   "-c",
@@ -156,13 +156,9 @@ final class BenchDovecot implements AutoCloseable {
     }
   }
 
-  String version() throws Exception {
-    return "Dovecot " + PeerCommand.run(List.of("/usr/sbin/dovecot", "--version"), null).strip();
-  }
-
   @Override
   public void close() throws Exception {
-    PeerCommand.run(
+    Processes.run(
         List.of("/usr/bin/doveadm", "-c", dir.resolve("dovecot.conf").toString(), "stop"), null);
   }
 }

@@ -21,31 +21,18 @@ import java.util.concurrent.Future;
 import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobLayout;
-import org.mailrestore.blob.BlobSource;
 import org.mailrestore.blob.BlobVolume;
 import org.mailrestore.blob.LocalBlobVolume;
 import org.mailrestore.blob.Streams;
 import org.mailrestore.blob.VerifyingInputStream;
 import org.mailrestore.blob.pack.LocalPackStore;
 import org.mailrestore.blob.pack.PackedBlobVolume;
-import org.mailrestore.blob.s3.S3BlobSource;
-import org.mailrestore.blob.s3.S3BlobVolume;
-import org.mailrestore.blob.s3.S3Clients;
-import org.mailrestore.blob.s3.S3Location;
-import org.mailrestore.blob.s3.S3PackStore;
-import org.mailrestore.blob.s3.S3Settings;
-import org.mailrestore.testkit.FaultProxy;
-import org.mailrestore.testkit.S3Server;
-import org.mailrestore.testkit.TestS3;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Blob volumes next to the raw limits of the same media, with the durability the restore uses
  * (fsync before rename; a completed upload). Local small blobs: a durable file per blob, the
  * one-file volume, the packed volume. Large blobs: a plain file copy against the verified volume
- * copy. S3 through a proxy adding latency to every request: raw SDK PUT and GET against the volume
- * and the source, and packed objects, at several in-flight bounds.
+ * copy. S3 ({@link S3BlobBench}) when asked.
  */
 final class BlobBench {
 
@@ -75,17 +62,18 @@ final class BlobBench {
     localSmall();
     localLarge();
     if (p.s3()) {
-      s3();
+      new S3BlobBench(p, report).run();
     }
   }
 
   // ---- local, small ------------------------------------------------------------------------
 
-  private List<byte[]> smallBlobs(int count, long seed) {
+  /** {@code count} random blobs of {@code size} bytes, the same for the same seed. */
+  static List<byte[]> randomBlobs(int count, int size, long seed) {
     SplittableRandom random = new SplittableRandom(seed);
     List<byte[]> blobs = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      byte[] b = new byte[p.smallSize()];
+      byte[] b = new byte[size];
       random.nextBytes(b);
       blobs.add(b);
     }
@@ -93,7 +81,7 @@ final class BlobBench {
   }
 
   private void localSmall() throws Exception {
-    List<byte[]> blobs = smallBlobs(p.smallCount(), 1);
+    List<byte[]> blobs = randomBlobs(p.smallCount(), p.smallSize(), 1);
     List<BlobDigest> digests = blobs.stream().map(BlobDigest::ofContent).toList();
     String group = "local " + p.smallSize() / 1024 + " KiB blobs";
 
@@ -137,7 +125,7 @@ final class BlobBench {
   }
 
   /** Writes every blob (verified as the restore does) with a sync per ~1000 blobs, timed. */
-  private double writeAll(
+  static double writeAll(
       BlobVolume volume, List<byte[]> blobs, List<BlobDigest> digests, int threads)
       throws Exception {
     int syncEvery = Math.max(1, 1000 / threads);
@@ -279,94 +267,6 @@ final class BlobBench {
   }
 
   // ---- S3 ----------------------------------------------------------------------------------
-
-  private void s3() throws Exception {
-    S3Server server = TestS3.server();
-    report.context("S3 server", server.toString());
-    report.context("added latency per S3 request", p.latency().toMillis() + " ms");
-    try (FaultProxy proxy =
-        FaultProxy.start(server.endpoint(), FaultProxy.Faults.latencyOnly(p.latency()))) {
-      int maxBound = p.bounds().stream().mapToInt(Integer::intValue).max().orElse(1);
-      S3Settings settings =
-          S3Settings.of(proxy.endpoint(), server.region(), server.accessKey(), server.secretKey())
-              .withMaxConnections(maxBound + 8);
-      try (S3Client client = S3Clients.create(settings, null)) {
-        for (int bound : p.bounds()) {
-          s3AtBound(client, bound);
-        }
-      }
-    }
-  }
-
-  private void s3AtBound(S3Client client, int bound) throws Exception {
-    String bucket = TestS3.createBucket();
-    int count = bound == 1 ? Math.max(50, p.s3ObjectsPerBound() / 10) : p.s3ObjectsPerBound();
-    List<byte[]> blobs = smallBlobs(count, 100 + bound);
-    List<BlobDigest> digests = blobs.stream().map(BlobDigest::ofContent).toList();
-    String group = "S3 8 KiB, " + bound + " in flight";
-
-    S3Location rawLocation = new S3Location(bucket, "raw/");
-    double putSeconds =
-        parallel(
-            count,
-            bound,
-            i ->
-                client.putObject(
-                    b ->
-                        b.bucket(bucket)
-                            .key(
-                                rawLocation.key(
-                                    BlobLayout.relativeName(digests.get(i), BlobCompression.NONE))),
-                    RequestBody.fromBytes(blobs.get(i))),
-            () -> {});
-    Report.Row putLimit = report.add(group, "raw SDK PUT", count, bytes(blobs), putSeconds);
-
-    try (BlobVolume volume = new S3BlobVolume(client, new S3Location(bucket, "volume/"))) {
-      double s = writeAll(volume, blobs, digests, bound);
-      report.add(group, "s3 volume write", count, bytes(blobs), s, putLimit);
-    }
-    try (BlobVolume volume =
-        new PackedBlobVolume(
-            new S3PackStore(
-                client, new S3Location(bucket, "packed/packs/"), S3PackStore.DEFAULT_MAX_PACK_SIZE),
-            new S3BlobVolume(client, new S3Location(bucket, "packed/blobs/")),
-            PackedBlobVolume.DEFAULT_PACK_THRESHOLD,
-            BlobCompression.NONE,
-            0)) {
-      double s = writeAll(volume, blobs, digests, bound);
-      report.add(group, "packed-s3 volume write", count, bytes(blobs), s, putLimit);
-    }
-
-    double getSeconds =
-        parallel(
-            count,
-            bound,
-            i -> {
-              try (InputStream in =
-                  client.getObject(b ->
-                      b.bucket(bucket)
-                          .key(
-                              rawLocation.key(
-                                  BlobLayout.relativeName(
-                                      digests.get(i), BlobCompression.NONE))))) {
-                in.transferTo(OutputStream.nullOutputStream());
-              }
-            },
-            () -> {});
-    Report.Row getLimit = report.add(group, "raw SDK GET", count, bytes(blobs), getSeconds);
-    BlobSource source = new S3BlobSource(client, rawLocation);
-    double readSeconds =
-        parallel(
-            count,
-            bound,
-            i -> {
-              try (InputStream in = source.openVerified(digests.get(i), blobs.get(i).length)) {
-                in.transferTo(OutputStream.nullOutputStream());
-              }
-            },
-            () -> {});
-    report.add(group, "s3 source read (verified)", count, bytes(blobs), readSeconds, getLimit);
-  }
 
   // ---- helpers -----------------------------------------------------------------------------
 

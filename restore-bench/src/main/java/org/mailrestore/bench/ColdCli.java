@@ -36,7 +36,7 @@ final class ColdCli {
     Path launcher =
         Path.of(System.getenv().getOrDefault("MAILRESTORE_LAUNCHER", "mailrestore"))
             .toAbsolutePath();
-    PeerCommand.run(List.of(launcher.toString(), "--version"), null);
+    Processes.run(List.of(launcher.toString(), "--version"), null);
     return new ColdCli(launcher);
   }
 
@@ -69,7 +69,7 @@ final class ColdCli {
                 launcher.toString()));
     command.addAll(arguments);
     long start = System.nanoTime();
-    String out = PeerCommand.run(command, null, environment);
+    String out = Processes.run(command, null, environment);
     double seconds = (System.nanoTime() - start) / 1e9;
     for (String wanted : expected) {
       if (!out.contains(wanted)) {

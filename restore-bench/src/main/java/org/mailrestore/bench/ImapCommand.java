@@ -77,21 +77,23 @@ final class ImapCommand implements Callable<Integer> {
         users = s.map(p -> p.getFileName().toString()).sorted().toList();
       }
       // mbsync renames the files it pushes (it adds its UIDs): it gets a tree of its own.
-      PeerCommand.run(
+      Processes.run(
           List.of("cp", "-al", tree.toString(), work.resolve("mbsync-tree").toString()), null);
-      PeerCommand.openToAll(work);
+      Processes.openToAll(work);
       int parallel = Runtime.getRuntime().availableProcessors();
 
       double importSeconds =
-          PeerCommand.dovecot(doveadm, tree, users, work.resolve("doveadm"), parallel, "optimized");
+          DoveadmImport.importAll(
+              doveadm, tree, users, work.resolve("doveadm"), parallel, "optimized");
 
       Report report = new Report("imap: the Enron subset into Dovecot over IMAP");
       try (BenchDovecot server = BenchDovecot.start(work.resolve("server"))) {
         report.context("messages", messages);
         report.context("users", users.size());
-        report.context("server", server.version() + ", mdbox, mail_fsync=optimized (default)");
         report.context(
-            "mbsync", PeerCommand.run(List.of(mbsync.toString(), "--version"), null).strip());
+            "server", DoveadmImport.version() + ", mdbox, mail_fsync=optimized (default)");
+        report.context(
+            "mbsync", Processes.run(List.of(mbsync.toString(), "--version"), null).strip());
         report.context("mailrestore", cli.describe() + ", default heap");
 
         Measured pushed = mbsync(mbsync, time, server, work, users, parallel);
@@ -119,7 +121,7 @@ final class ImapCommand implements Callable<Integer> {
         Path folders = work.resolve("folders");
         long big = MaildirTree.oneFolder(tree, folders.resolve("large/big"), large);
         MaildirTree.oneFolder(tree, folders.resolve("small/little"), 500);
-        PeerCommand.openToAll(folders);
+        Processes.openToAll(folders);
         Measured bigRun =
             ours(cli, server, folders.resolve("large"), "large.example", folderHeap, work);
         Measured smallRun =
@@ -261,7 +263,7 @@ final class ImapCommand implements Callable<Integer> {
     try (ExecutorService pool = Executors.newFixedThreadPool(parallel)) {
       List<Future<String>> runs = new ArrayList<>();
       for (List<String> command : commands) {
-        runs.add(pool.submit(() -> PeerCommand.run(command, null)));
+        runs.add(pool.submit(() -> Processes.run(command, null)));
       }
       for (Future<String> f : runs) {
         f.get();

@@ -1,18 +1,12 @@
 package org.mailrestore.bench;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.mailrestore.maildir.MaildirSourceKind;
 import org.mailrestore.mailstore.VolumeSpec;
@@ -80,15 +74,17 @@ final class PeerCommand implements Callable<Integer> {
 
       // Dovecot refuses root: it runs as nobody, who must reach and read the tree (and write its
       // stores, opened as they are made).
-      openToAll(work);
+      Processes.openToAll(work);
       ColdCli cli = ColdCli.prepared();
       Concurrency machine = Concurrency.forMachine();
       int parallel = Runtime.getRuntime().availableProcessors();
       double dovecotSeconds =
-          dovecot(doveadm, tree, users, work.resolve("dovecot"), parallel, "always");
-      long dovecotMessages = dovecotCount(doveadm, users, work.resolve("dovecot"));
+          DoveadmImport.importAll(
+              doveadm, tree, users, work.resolve("dovecot"), parallel, "always");
+      long dovecotMessages = DoveadmImport.count(doveadm, users, work.resolve("dovecot"));
       double optimizedSeconds =
-          dovecot(doveadm, tree, users, work.resolve("dovecot-optimized"), parallel, "optimized");
+          DoveadmImport.importAll(
+              doveadm, tree, users, work.resolve("dovecot-optimized"), parallel, "optimized");
 
       RestoreRun.Result ours;
       String server;
@@ -119,9 +115,9 @@ final class PeerCommand implements Callable<Integer> {
 
       Path oneFolder = work.resolve("one-folder");
       MaildirTree.oneFolder(tree, oneFolder.resolve("big"), Math.toIntExact(messages));
-      openToAll(oneFolder);
+      Processes.openToAll(oneFolder);
       double oneFolderDovecot =
-          dovecot(
+          DoveadmImport.importAll(
               doveadm,
               oneFolder,
               List.of("big"),
@@ -130,15 +126,16 @@ final class PeerCommand implements Callable<Integer> {
               "optimized");
       ColdCli.Measured oneFolderOurs = coldRestore(cli, oneFolder, work, "peerone");
       long oneFolderHeld =
-          dovecotCount(doveadm, List.of("big"), work.resolve("dovecot-one-folder"));
+          DoveadmImport.count(doveadm, List.of("big"), work.resolve("dovecot-one-folder"));
 
       // Each program with nothing to do: what a run costs before its first message (a process's
       // start, its store's creation, its exit), next to the times above.
       Path empty = work.resolve("empty");
       MaildirTree.oneFolder(tree, empty.resolve("nobody"), 0);
-      openToAll(empty);
+      Processes.openToAll(empty);
       double emptyDovecot =
-          dovecot(doveadm, empty, List.of("nobody"), work.resolve("dovecot-empty"), 1, "optimized");
+          DoveadmImport.importAll(
+              doveadm, empty, List.of("nobody"), work.resolve("dovecot-empty"), 1, "optimized");
       ColdCli.Measured emptyOurs = coldRestore(cli, empty, work, "peerempty");
       if (oneFolderHeld != messages) {
         System.err.printf(
@@ -164,7 +161,7 @@ final class PeerCommand implements Callable<Integer> {
       Report report = new Report("peer: the Enron subset into Dovecot and into mailrestore");
       report.context("messages", messages);
       report.context("users", users.size());
-      report.context("Dovecot", version() + ", mdbox");
+      report.context("Dovecot", DoveadmImport.version() + ", mdbox");
       report.context("Dovecot imports at once", parallel);
       report.context(
           "mailrestore",
@@ -308,141 +305,12 @@ final class PeerCommand implements Callable<Integer> {
       throw new IllegalArgumentException("no corpus at " + archive + " (use --corpus)");
     }
     Files.createDirectories(into);
-    run(List.of("tar", "--zstd", "-xf", archive.toString(), "-C", into.toString()), null);
+    Processes.run(List.of("tar", "--zstd", "-xf", archive.toString(), "-C", into.toString()), null);
     try (Stream<Path> top = Files.list(into)) {
       List<Path> entries = top.toList();
       return entries.size() == 1 && Files.isDirectory(entries.getFirst())
           ? entries.getFirst()
           : into;
     }
-  }
-
-  /** Imports every user's Maildir, {@code parallel} at a time; the wall seconds. */
-  static double dovecot(
-      Path doveadm, Path tree, List<String> users, Path store, int parallel, String fsync)
-      throws Exception {
-    Files.createDirectories(store.resolve("run"));
-    Path config = store.resolve("dovecot.conf");
-    Files.writeString(
-        config,
-        String.join(
-            "\n",
-            "mail_location = mdbox:~/mdbox",
-            "mail_fsync = " + fsync,
-            "ssl = no",
-            "protocols =",
-            "log_path = " + store.resolve("dovecot.log"),
-            "base_dir = " + store.resolve("run"),
-            ""),
-        StandardCharsets.UTF_8);
-    for (String user : users) {
-      Files.createDirectories(store.resolve("home").resolve(user));
-    }
-    openToAll(store);
-    long start = System.nanoTime();
-    try (ExecutorService pool = Executors.newFixedThreadPool(parallel)) {
-      List<Future<String>> runs = new ArrayList<>();
-      for (String user : users) {
-        runs.add(
-            pool.submit(() ->
-                run(
-                    asMailUser(
-                        store,
-                        user,
-                        List.of(
-                            doveadm.toString(),
-                            "-c",
-                            config.toString(),
-                            "import",
-                            "-s",
-                            "maildir:" + tree.resolve(user),
-                            "",
-                            "ALL")),
-                    null)));
-      }
-      for (Future<String> f : runs) {
-        f.get();
-      }
-    }
-    return (System.nanoTime() - start) / 1e9;
-  }
-
-  /** Lets every user read, write and traverse everything under {@code dir}. */
-  static void openToAll(Path dir) throws IOException {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.forEach(p -> {
-        p.toFile().setReadable(true, false);
-        p.toFile().setWritable(true, false);
-        p.toFile().setExecutable(true, false);
-      });
-    }
-  }
-
-  /** How many messages Dovecot holds over all users. */
-  private static long dovecotCount(Path doveadm, List<String> users, Path store) throws Exception {
-    long total = 0;
-    Path config = store.resolve("dovecot.conf");
-    for (String user : users) {
-      String out =
-          run(
-              asMailUser(
-                  store,
-                  user,
-                  List.of(
-                      doveadm.toString(),
-                      "-c",
-                      config.toString(),
-                      "-f",
-                      "flow",
-                      "mailbox",
-                      "status",
-                      "messages",
-                      "*")),
-              null);
-      for (String field : out.split("\\s+")) {
-        if (field.startsWith("messages=")) {
-          total += Long.parseLong(field.substring("messages=".length()));
-        }
-      }
-    }
-    return total;
-  }
-
-  /** Dovecot's single-user mode: no auth service, the user and home from the environment. */
-  private static List<String> asMailUser(Path store, String user, List<String> command) {
-    List<String> full = new ArrayList<>();
-    if ("root".equals(System.getProperty("user.name"))) {
-      full.addAll(List.of("runuser", "-u", "nobody", "--"));
-    }
-    full.addAll(
-        List.of(
-            "env", "HOME=" + store.resolve("home").resolve(user), "USER=" + user, "LANG=C.UTF-8"));
-    full.addAll(command);
-    return full;
-  }
-
-  private static String version() throws Exception {
-    return "Dovecot " + run(List.of("/usr/sbin/dovecot", "--version"), null).strip();
-  }
-
-  /** Runs a command to its end; its output; an exception naming it when it fails. */
-  static String run(List<String> command, Path dir) throws IOException, InterruptedException {
-    return run(command, dir, java.util.Map.of());
-  }
-
-  /** The same, with more environment variables. */
-  static String run(List<String> command, Path dir, java.util.Map<String, String> environment)
-      throws IOException, InterruptedException {
-    ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true);
-    b.environment().putAll(environment);
-    if (dir != null) {
-      b.directory(dir.toFile());
-    }
-    Process p = b.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!p.waitFor(30, TimeUnit.MINUTES) || p.exitValue() != 0) {
-      throw new IllegalStateException(String.join(" ", command) + " failed: " + out);
-    }
-    return out;
   }
 }

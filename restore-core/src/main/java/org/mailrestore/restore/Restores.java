@@ -36,6 +36,7 @@ public final class Restores implements AutoCloseable {
 
   private static final long AWAIT_POLL_MILLIS = 200;
   private static final Duration LONGEST_WAIT = Duration.ofDays(365L * 100);
+  private static final Duration WRAP_UP = Duration.ofSeconds(10);
 
   private final RestoreRuntime runtime;
   private final RestoreEngine engine;
@@ -77,7 +78,7 @@ public final class Restores implements AutoCloseable {
     if (submission.created() && pace.isLimited()) {
       books.throttles().set(submission.id(), pace);
     }
-    runs.run(submission.id());
+    runs.start(submission.id());
     return submission;
   }
 
@@ -96,11 +97,15 @@ public final class Restores implements AutoCloseable {
     return OperationView.of(require(id), Instant.now());
   }
 
-  /** Operations, newest first, a page at a time; {@code state} null for all. */
+  /**
+   * Operations, newest first, a page at a time; {@code state} null for all.
+   *
+   * @throws org.mailrestore.kind.FieldProblems.Invalid when the page or its size is out of bounds
+   */
   public Page<OperationView> list(OperationState state, int page, int size) throws SQLException {
     List<OperationView> views = new ArrayList<>();
     Instant now = Instant.now();
-    for (String id : operations.list(state, page * size, size + 1)) {
+    for (String id : operations.list(state, Page.offset(page, size), size + 1)) {
       operations.find(id).ifPresent(s -> views.add(OperationView.of(s, now)));
     }
     return Page.of(views, page, size);
@@ -152,6 +157,9 @@ public final class Restores implements AutoCloseable {
       throw new IllegalStateException(
           "operation " + id + " ended " + s.state() + "; restoring again is a new operation");
     }
+    if (s.state().isFinished()) {
+      runs.awaitEnd(id, WRAP_UP); // just cancelled or failed here: its run is wrapping up
+    }
     if (runs.isActive(id) || operations.hasLiveCoordinator(id)) {
       throw new IllegalStateException("operation " + id + " is running");
     }
@@ -193,7 +201,7 @@ public final class Restores implements AutoCloseable {
   /** What was not restored as it is in the source, and why, a page at a time. */
   public Page<FailureRecord> failures(String id, int page, int size) throws SQLException {
     require(id);
-    return Page.of(books.failures().list(id, page * size, size + 1), page, size);
+    return Page.of(books.failures().list(id, Page.offset(page, size), size + 1), page, size);
   }
 
   /** The accounts of an operation and their progress. */
@@ -299,9 +307,13 @@ public final class Restores implements AutoCloseable {
     runs.shutdown(grace);
   }
 
+  /**
+   * Stops what runs here (clusters in flight commit, within {@link #WRAP_UP}; the operations stay
+   * resumable), then lets go of the database and the targets.
+   */
   @Override
   public void close() {
-    runs.close();
+    runs.shutdown(WRAP_UP);
     runtime.close();
   }
 

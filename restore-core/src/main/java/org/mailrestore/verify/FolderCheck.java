@@ -100,8 +100,14 @@ final class FolderCheck {
       FolderGraph.Container c = planned.container();
       if ((c.type() == ItemType.MOUNTPOINT && !run.fidelity.contains(Fidelity.MOUNTPOINTS))
           || (c.type() == ItemType.SEARCH_FOLDER
-              && !run.fidelity.contains(Fidelity.ALL_ITEM_TYPES))) {
-        continue; // a target without them reported them as not carried
+              && !run.fidelity.contains(Fidelity.SEARCH_FOLDERS))) {
+        // A target without them reported them as not carried, and made what was under them
+        // one level up: where their own parent is.
+        Integer up = expectedParent(planned.parent(), folderMap, recovery);
+        if (up != null) {
+          folderMap.put(c.oldId(), up);
+        }
+        continue;
       }
       Integer newId = ids.get(c.oldId());
       String what = "account " + name + ": " + c.type().wireName() + " " + c.oldId();
@@ -119,12 +125,7 @@ final class FolderCheck {
         continue;
       }
       Revision actual = stored.item().revisions().get(0);
-      Integer parent =
-          switch (planned.parent()) {
-            case FolderBatch.Parent.System(int id) -> id;
-            case FolderBatch.Parent.Planned(int oldId) -> folderMap.get(oldId);
-            case FolderBatch.Parent.Recovery() -> recovery;
-          };
+      Integer parent = expectedParent(planned.parent(), folderMap, recovery);
       Revision s = c.state();
       run.check(what, "type", c.type(), stored.item().type());
       run.check(what, "name", planned.name(), actual.name());
@@ -211,5 +212,15 @@ final class FolderCheck {
       run.check(what, "owner", owner.ref().id(), mount.ownerAccountId());
       run.check(what, "remote folder", remote, mount.remoteFolderId());
     }
+  }
+
+  /** Where a planned folder's parent is in the target, as the restore planned it. */
+  private static Integer expectedParent(
+      FolderBatch.Parent parent, Map<Integer, Integer> folderMap, Integer recovery) {
+    return switch (parent) {
+      case FolderBatch.Parent.System(int id) -> id;
+      case FolderBatch.Parent.Planned(int oldId) -> folderMap.get(oldId);
+      case FolderBatch.Parent.Recovery() -> recovery;
+    };
   }
 }

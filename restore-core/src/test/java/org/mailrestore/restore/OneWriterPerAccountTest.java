@@ -127,7 +127,7 @@ class OneWriterPerAccountTest {
       }
       assertThat(f.engine.interrupted()).contains(id);
       long started = System.nanoTime();
-      OperationSummary ended = f.engine.resumeInterrupted(id);
+      OperationSummary ended = f.engine.runUnlessEnded(id);
       assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
       assertThat(ended.state()).isEqualTo(OperationState.FAILED);
       assertThat(ended.message()).contains("stored request cannot be read");
@@ -150,7 +150,7 @@ class OneWriterPerAccountTest {
       assertThat(operations.find(id).orElseThrow().message()).isEqualTo("the database went away");
       assertThat(retries.defer(id, "again", 0)).isEqualTo(2);
       assertThat(f.engine.interrupted()).contains(id);
-      OperationSummary done = f.engine.resumeInterrupted(id);
+      OperationSummary done = f.engine.runUnlessEnded(id);
       assertThat(done.state()).isEqualTo(OperationState.COMPLETED);
       assertThat(retries.attempts(id)).isZero();
     }

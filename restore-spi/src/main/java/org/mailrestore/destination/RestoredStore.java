@@ -34,6 +34,8 @@ public interface RestoredStore extends AutoCloseable {
     TAGS,
     /** Contacts, appointments, tasks and documents, not only messages. */
     ALL_ITEM_TYPES,
+    /** Search folders (saved queries): a target without them leaves their children one up. */
+    SEARCH_FOLDERS,
     GRANTS,
     MOUNTPOINTS
   }

@@ -77,7 +77,7 @@ public class RestoreController {
   @Operation(summary = "List operations, newest first")
   public Page<OperationView> list(
       @RequestParam(required = false) OperationState state,
-      @RequestParam(defaultValue = "0") @Min(0) int page,
+      @RequestParam(defaultValue = "0") @Min(0) @Max(Page.MAX_PAGE) int page,
       @RequestParam(defaultValue = "20") @Min(1) @Max(500) int size)
       throws SQLException {
     return restores.list(state, page, size);
@@ -125,8 +125,8 @@ public class RestoreController {
   @Operation(summary = "What was not restored as it is in the backup, and why")
   public Page<FailureRecord> failures(
       @PathVariable String id,
-      @RequestParam(defaultValue = "0") @Min(0) int page,
-      @RequestParam(defaultValue = "100") @Min(1) @Max(1000) int size)
+      @RequestParam(defaultValue = "0") @Min(0) @Max(Page.MAX_PAGE) int page,
+      @RequestParam(defaultValue = "100") @Min(1) @Max(Page.MAX_SIZE) int size)
       throws SQLException {
     return restores.failures(id, page, size);
   }

@@ -4,11 +4,13 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +34,14 @@ public final class BackgroundRuns implements AutoCloseable {
     this.engine = engine;
   }
 
+  /**
+   * Runs an operation just submitted here; one cancelled meanwhile (before this thread looked at
+   * it) stays as it ended.
+   */
+  public void start(String operationId) {
+    launch(operationId, false);
+  }
+
   /** Runs (or resumes, or helps with) an operation here, unless it runs here already. */
   public void run(String operationId) {
     launch(operationId, true);
@@ -49,7 +59,7 @@ public final class BackgroundRuns implements AutoCloseable {
                 if (asked) {
                   engine.run(id);
                 } else {
-                  engine.resumeInterrupted(id);
+                  engine.runUnlessEnded(id);
                 }
               } catch (SQLException e) {
                 LOG.warn("operation {} stopped (resumed later): {}", id, e.getMessage());
@@ -64,6 +74,24 @@ public final class BackgroundRuns implements AutoCloseable {
   /** Whether this instance runs (or helps with) the operation now. */
   public boolean isActive(String operationId) {
     return active.containsKey(operationId) || engine.isRunning(operationId);
+  }
+
+  /**
+   * Waits, at most {@code timeout}, for this instance's run of an operation to end (an operation
+   * that has just ended in the database is still wrapping up here for a moment).
+   */
+  public void awaitEnd(String operationId, Duration timeout) {
+    Future<?> run = active.get(operationId);
+    if (run == null) {
+      return;
+    }
+    try {
+      run.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // Still running, or ended by a fault the run logged: the caller looks again.
+    }
   }
 
   /** Whether this instance is stopping: what it stopped stays resumable. */
@@ -124,6 +152,7 @@ public final class BackgroundRuns implements AutoCloseable {
     runs.shutdown();
   }
 
+  /** Stops at once: clusters in flight are not waited for. */
   @Override
   public void close() {
     shutdown(Duration.ZERO);

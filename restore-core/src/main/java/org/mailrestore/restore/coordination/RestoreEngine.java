@@ -154,10 +154,11 @@ public final class RestoreEngine implements AutoCloseable {
   }
 
   /**
-   * {@link #run}, for an operation this instance found interrupted rather than one it was asked to
-   * run: one that has ended meanwhile (cancelled, failed) is left as it is.
+   * {@link #run}, for an operation this instance found interrupted, or one just submitted, rather
+   * than one it was asked to run again: one that has ended meanwhile (cancelled, failed) is left as
+   * it is.
    */
-  public OperationSummary resumeInterrupted(String operationId) throws SQLException {
+  public OperationSummary runUnlessEnded(String operationId) throws SQLException {
     return run(operationId, false);
   }
 

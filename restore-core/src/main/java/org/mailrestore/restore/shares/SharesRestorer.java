@@ -20,12 +20,16 @@ import org.mailrestore.restore.bookkeeping.PendingMounts.PendingMount;
 import org.mailrestore.restore.run.NotCarried;
 import org.mailrestore.restore.run.OperationRun;
 import org.mailrestore.restore.run.Records;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Phase 3: grants and mountpoints, rebuilt once every account exists, through the map from source
  * ids to restored ids. Idempotent: the target's grants and mountpoints are upserts.
  */
 public final class SharesRestorer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SharesRestorer.class);
 
   private final OperationRun run;
   private final Records records;
@@ -42,16 +46,44 @@ public final class SharesRestorer {
     this.notCarried = new NotCarried(run.id(), records, Phase.SHARES);
   }
 
-  public void run() throws SQLException, IOException {
+  /**
+   * Restores every account's grants, then every mountpoint. What fails fails alone: a grant the
+   * target refuses, an account whose shares cannot be read, a fault of ours, each is recorded with
+   * its reason and the rest goes on; only the database failing stops the phase.
+   */
+  public void run() throws SQLException {
     List<AccountProgress> accounts = records.books().accounts().list(run.id());
     accounts.forEach(a -> bySource.put(a.sourceAccountId(), a));
     for (AccountProgress account : accounts) {
       if (restoredInto(account)) {
-        restoreGrants(account);
+        alone(account.sourceAccountId(), 0, "grants", () -> restoreGrants(account));
       }
     }
     for (PendingMount mount : records.books().mounts().list(run.id())) {
-      resolveMount(mount);
+      alone(sourceOf(mount), mount.sourceItemId(), "mountpoint", () -> resolveMount(mount));
+    }
+  }
+
+  /** A part of phase 3. */
+  @FunctionalInterface
+  private interface Part {
+    void run() throws SQLException, IOException;
+  }
+
+  /** Runs a part of the phase; its failure is recorded as that part's, and the phase goes on. */
+  private void alone(String sourceId, int itemId, String what, Part part) throws SQLException {
+    try {
+      part.run();
+    } catch (IOException e) {
+      record(FailureReason.TARGET_REFUSED, sourceId, itemId, "", what + ": " + e.getMessage());
+    } catch (RuntimeException e) {
+      LOG.error("operation {}: {} of {} failed", run.id(), what, sourceId, e);
+      record(
+          FailureReason.INTERNAL_ERROR,
+          sourceId,
+          itemId,
+          "",
+          what + ": internal error: " + Records.describe(e));
     }
   }
 
@@ -83,7 +115,7 @@ public final class SharesRestorer {
     for (Grant grant : grants) {
       Integer folder =
           SystemFolder.byId(grant.folderId()) != null
-              ? grant.folderId()
+              ? Integer.valueOf(grant.folderId())
               : folders.get(grant.folderId());
       if (folder == null) {
         record(

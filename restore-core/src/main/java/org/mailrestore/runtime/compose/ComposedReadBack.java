@@ -54,6 +54,14 @@ final class ComposedReadBack implements RestoredStore {
     if (target.contentTypes().containsAll(ItemType.contents())) {
       kept.add(Fidelity.ALL_ITEM_TYPES);
     }
+    // Search folders and mountpoints go to the first part: kept when it keeps them.
+    for (Fidelity firstParts : List.of(Fidelity.SEARCH_FOLDERS, Fidelity.MOUNTPOINTS)) {
+      if (stores.get(0).fidelity().contains(firstParts)) {
+        kept.add(firstParts);
+      } else {
+        kept.remove(firstParts);
+      }
+    }
     return kept;
   }
 

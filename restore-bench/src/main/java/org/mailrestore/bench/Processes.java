@@ -1,0 +1,48 @@
+package org.mailrestore.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/** The benchmarks' other programs (peers, tar, chmod) run to their end. */
+final class Processes {
+
+  private Processes() {}
+
+  /** Runs a command to its end; its output; an exception naming it when it fails. */
+  static String run(List<String> command, Path dir) throws IOException, InterruptedException {
+    return run(command, dir, Map.of());
+  }
+
+  /** The same, with more environment variables. */
+  static String run(List<String> command, Path dir, Map<String, String> environment)
+      throws IOException, InterruptedException {
+    ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true);
+    b.environment().putAll(environment);
+    if (dir != null) {
+      b.directory(dir.toFile());
+    }
+    Process p = b.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(30, TimeUnit.MINUTES) || p.exitValue() != 0) {
+      throw new IllegalStateException(String.join(" ", command) + " failed: " + out);
+    }
+    return out;
+  }
+
+  /** Lets every user read, write and traverse everything under {@code dir}. */
+  static void openToAll(Path dir) throws IOException {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.forEach(p -> {
+        p.toFile().setReadable(true, false);
+        p.toFile().setWritable(true, false);
+        p.toFile().setExecutable(true, false);
+      });
+    }
+  }
+}
