@@ -22,8 +22,10 @@ class TwoProcessesIT {
     Path backup = RestoreProcesses.generate(dir.resolve("backup"), 10, 2500, 23);
     RestoreProcesses restores = new RestoreProcesses(backup, dir.resolve("volume"), own.database());
 
-    // Two accounts at a time each, so that accounts are left for the second process to take.
-    CliProcess first = restores.start("--concurrent-accounts", "2");
+    // Two accounts at a time each, so that accounts are left for the second process to take; held
+    // to a pace so that the first is still at work when the second has started, on any machine.
+    CliProcess first =
+        restores.start("--concurrent-accounts", "2", "--max-items-per-second", "2500");
     String operation = first.operation();
     CliProcess second = restores.start("--operation", operation, "--concurrent-accounts", "2");
     String owners =

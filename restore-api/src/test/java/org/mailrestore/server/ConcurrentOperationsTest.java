@@ -7,7 +7,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +25,7 @@ import org.mailrestore.mail.Json;
 import org.mailrestore.restore.ConflictPolicy;
 import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.Restores;
+import org.mailrestore.testkit.ScratchSpace;
 import org.mailrestore.testkit.TestDatabase;
 import org.mailrestore.testkit.TestMariaDb;
 import org.mailrestore.verify.Verifier;
@@ -61,7 +61,7 @@ class ConcurrentOperationsTest {
 
   @BeforeAll
   static void fixtures() throws IOException {
-    dir = Files.createTempDirectory("mailrestore-concurrent");
+    dir = ScratchSpace.directory("mailrestore-concurrent");
     backup = dir.resolve("backups/shared");
     BackupGenerator.generate(
         GeneratorSpec.defaults().withAccounts(2).withItemsPerAccount(40).withLargeRate(0), backup);

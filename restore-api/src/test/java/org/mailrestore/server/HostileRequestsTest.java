@@ -8,7 +8,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import org.junit.jupiter.api.AfterAll;
@@ -17,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
 import org.mailrestore.mail.Json;
+import org.mailrestore.testkit.ScratchSpace;
 import org.mailrestore.testkit.TestDatabase;
 import org.mailrestore.testkit.TestMariaDb;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -45,7 +45,7 @@ class HostileRequestsTest {
 
   @BeforeAll
   static void fixtures() throws IOException {
-    dir = Files.createTempDirectory("mailrestore-hostile");
+    dir = ScratchSpace.directory("mailrestore-hostile");
     backup = dir.resolve("backups/small");
     BackupGenerator.generate(
         GeneratorSpec.defaults().withAccounts(1).withItemsPerAccount(10).withLargeRate(0), backup);

@@ -24,6 +24,7 @@ import org.mailrestore.backup.generate.GeneratorSpec;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.mail.Json;
 import org.mailrestore.restore.Restores;
+import org.mailrestore.testkit.ScratchSpace;
 import org.mailrestore.testkit.TestDatabase;
 import org.mailrestore.testkit.TestMariaDb;
 import org.mailrestore.verify.Verifier;
@@ -62,7 +63,7 @@ class RestoreApiTest {
 
   @BeforeAll
   static void fixtures() throws IOException {
-    dir = Files.createTempDirectory("mailrestore-api-test");
+    dir = ScratchSpace.directory("mailrestore-api-test");
     allowed = Files.createDirectories(dir.resolve("backups"));
     small = allowed.resolve("small");
     BackupGenerator.generate(

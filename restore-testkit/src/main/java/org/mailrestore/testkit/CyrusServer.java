@@ -113,7 +113,7 @@ public final class CyrusServer {
   }
 
   private static CyrusServer start() throws IOException {
-    Path dir = Files.createTempDirectory("mailrestore-cyrus-");
+    Path dir = ScratchSpace.directory("mailrestore-cyrus-");
     for (String sub : List.of("conf", "spool", "sieve", "run")) {
       Files.createDirectories(dir.resolve(sub));
     }

@@ -94,7 +94,7 @@ public final class DovecotServer {
   }
 
   private static DovecotServer start() throws IOException, SQLException {
-    Path dir = Files.createTempDirectory("mailrestore-dovecot-");
+    Path dir = ScratchSpace.directory("mailrestore-dovecot-");
     // Dovecot's own processes (auth as user dovecot) read the configuration and the passwd file.
     Files.setPosixFilePermissions(
         dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));

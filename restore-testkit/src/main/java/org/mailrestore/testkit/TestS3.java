@@ -91,7 +91,7 @@ public final class TestS3 {
 
   private static S3Server startS3Proxy() {
     try {
-      Path dir = Files.createTempDirectory("mailrestore-test-s3");
+      Path dir = ScratchSpace.directory("mailrestore-test-s3");
       String access = "test-access";
       String secret = "test-secret-" + UUID.randomUUID();
       S3Proxy proxy =
