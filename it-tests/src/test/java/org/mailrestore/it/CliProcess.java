@@ -60,13 +60,11 @@ final class CliProcess {
   /** With more environment variables (such as an S3 profile's {@code MAILRESTORE_S3_*}). */
   static CliProcess start(
       String dbPassword, String maxHeap, Map<String, String> environment, List<String> args) {
-    List<String> command = new ArrayList<>(Launcher.javaJar());
-    if (maxHeap != null) {
-      command.add(1, "-Xmx" + maxHeap);
-    }
+    List<String> command = new ArrayList<>(Launcher.command());
     command.addAll(args);
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().put("MAILRESTORE_DB_PASSWORD", dbPassword);
+    builder.environment().putAll(Launcher.heap(maxHeap));
     builder.environment().putAll(environment);
     try {
       return new CliProcess(builder.start());

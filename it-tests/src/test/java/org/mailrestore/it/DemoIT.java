@@ -12,14 +12,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's first command, as a newcomer runs it: the packaged jar's {@code demo} generates a
+ * The README's first command, as a newcomer runs it: the launcher's {@code demo} generates a
  * backup, starts an embedded MariaDB, restores, verifies and prints a summary.
  */
 class DemoIT {
 
   @Test
   void demoRestoresAndVerifiesOnAnEmbeddedDatabase(@TempDir Path dir) throws Exception {
-    List<String> command = new ArrayList<>(Launcher.javaJar());
+    List<String> command = new ArrayList<>(Launcher.command());
     command.addAll(
         List.of(
             "demo", "--dir", dir.resolve("demo").toString(), "--accounts", "5", "--items", "150"));

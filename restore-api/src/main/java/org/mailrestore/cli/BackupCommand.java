@@ -96,7 +96,9 @@ final class BackupCommand {
             case Parsed.Ok<Account>(Account a, String location) -> {
               long items = 0;
               long bad = 0;
+              String layout;
               try (ItemStream s = reader.items(id, java.util.EnumSet.allOf(ItemType.class))) {
+                layout = reader.itemLayout(id).name().toLowerCase(java.util.Locale.ROOT);
                 while (s.hasNext()) {
                   if (s.next() instanceof ItemEntry.Undecodable u) {
                     bad++;
@@ -105,15 +107,11 @@ final class BackupCommand {
                     items++;
                   }
                 }
+              } catch (IOException e) {
+                layout = "-";
+                problems.add(a.name() + ": " + e.getMessage());
               }
-              accounts.add(
-                  new AccountLine(
-                      a.name(),
-                      reader.itemLayout(id) == null
-                          ? "-"
-                          : reader.itemLayout(id).name().toLowerCase(java.util.Locale.ROOT),
-                      items,
-                      bad));
+              accounts.add(new AccountLine(a.name(), layout, items, bad));
             }
             case Parsed.Failed<Account>(String location, String reason) ->
                 problems.add(location + ": " + reason);

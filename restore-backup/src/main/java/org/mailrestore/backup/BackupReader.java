@@ -18,7 +18,6 @@ import org.mailrestore.mail.Grant;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Json;
 import org.mailrestore.mail.Parsed;
-import org.mailrestore.source.ItemEntry;
 import org.mailrestore.source.ItemStream;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceFormatException;
@@ -127,6 +126,11 @@ public final class BackupReader implements MailSource {
     return storage.describe();
   }
 
+  @Override
+  public String identity() throws IOException {
+    return storage.identity();
+  }
+
   /**
    * A name for one of the backup's accounts that is unique across backups: {@code <server
    * id>/<account id>}. Item ids are unique only within it.
@@ -216,10 +220,17 @@ public final class BackupReader implements MailSource {
     };
   }
 
-  /** The layout the account's items are stored in, or null when it has no items. */
+  /**
+   * The layout the account's items are stored in.
+   *
+   * @throws IOException when the account has both forms, or neither: every mailbox holds its system
+   *     folders, so an account without items is a backup unfinished or damaged, or files removed
+   *     while it is read, never an empty mailbox
+   */
   public ItemLayout itemLayout(String accountId) throws IOException {
     boolean packed = storage.exists(BackupLayout.packedItems(accountId));
-    boolean loose = !storage.list(BackupLayout.looseItemsDir(accountId)).isEmpty();
+    String looseDir = BackupLayout.looseItemsDir(accountId);
+    boolean loose = !storage.list(looseDir).isEmpty();
     if (packed && loose) {
       throw new IOException(
           "account "
@@ -230,7 +241,21 @@ public final class BackupReader implements MailSource {
               + BackupLayout.LOOSE_ITEMS
               + "/ directory; a backup must use one form per account");
     }
-    return packed ? ItemLayout.PACKED : loose ? ItemLayout.LOOSE : null;
+    if (packed) {
+      return ItemLayout.PACKED;
+    }
+    if (loose || storage.exists(looseDir)) {
+      return ItemLayout.LOOSE; // an empty items/ directory: a writer's account with no items
+    }
+    throw new NoSuchFileException(
+        storage.describe() + "/" + BackupLayout.accountDir(accountId),
+        null,
+        "the account has no items (neither "
+            + BackupLayout.PACKED_ITEMS
+            + " nor "
+            + BackupLayout.LOOSE_ITEMS
+            + "/): the backup is unfinished or damaged, or its files were removed while it was"
+            + " read");
   }
 
   /**
@@ -241,11 +266,7 @@ public final class BackupReader implements MailSource {
    */
   @Override
   public ItemStream items(String accountId, Set<ItemType> types) throws IOException {
-    ItemLayout layout = itemLayout(accountId);
-    if (layout == null) {
-      return EmptyItemStream.INSTANCE;
-    }
-    return switch (layout) {
+    return switch (itemLayout(accountId)) {
       case PACKED -> {
         String path = BackupLayout.packedItems(accountId);
         yield new PackedItemStream(storage.open(path), path, types);
@@ -291,22 +312,5 @@ public final class BackupReader implements MailSource {
   @Override
   public void close() throws IOException {
     storage.close();
-  }
-
-  private enum EmptyItemStream implements ItemStream {
-    INSTANCE;
-
-    @Override
-    public boolean hasNext() {
-      return false;
-    }
-
-    @Override
-    public ItemEntry next() {
-      throw new java.util.NoSuchElementException();
-    }
-
-    @Override
-    public void close() {}
   }
 }

@@ -32,6 +32,13 @@ public interface BackupStorage extends AutoCloseable {
   String describe();
 
   /**
+   * What the backup is now (see {@link org.mailrestore.source.MailSource#identity}).
+   *
+   * @throws IOException when its manifest is gone or cannot be read
+   */
+  String identity() throws IOException;
+
+  /**
    * What of an account's source could not be presented as items (a storage that builds the backup
    * view from something else, such as a Maildir tree, reports the files it could not read here).
    * Complete once the account's items have been read; empty for backups in format v1.

@@ -93,7 +93,11 @@ public final class BackupWriter implements AutoCloseable {
     writeJson(BackupLayout.accountFile(account.id()), account);
     return switch (layout) {
       case PACKED -> new PackedSink(file(BackupLayout.packedItems(account.id())));
-      case LOOSE -> new LooseSink(account.id());
+      case LOOSE -> {
+        // The directory even with no items: an account without items/ reads as damaged.
+        Files.createDirectories(root.resolve(BackupLayout.looseItemsDir(account.id())));
+        yield new LooseSink(account.id());
+      }
     };
   }
 

@@ -9,9 +9,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobSource;
 import org.mailrestore.blob.LocalBlobSource;
 import org.mailrestore.blob.PathFence;
+import org.mailrestore.source.LocalIdentity;
 
 /** A backup in a local directory. */
 public final class LocalBackupStorage implements BackupStorage {
@@ -92,5 +94,15 @@ public final class LocalBackupStorage implements BackupStorage {
   @Override
   public String describe() {
     return root.toString();
+  }
+
+  /** The root directory's inode and the manifest's digest: a directory put in its place differs. */
+  @Override
+  public String identity() throws IOException {
+    String directory = LocalIdentity.of(root);
+    try (InputStream manifest = open(BackupLayout.MANIFEST)) {
+      String digest = BlobDigest.ofContent(manifest.readAllBytes()).hex();
+      return directory + ", manifest " + digest.substring(0, 16);
+    }
   }
 }

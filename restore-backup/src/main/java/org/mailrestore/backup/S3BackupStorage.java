@@ -117,6 +117,32 @@ public final class S3BackupStorage implements BackupStorage {
     return names;
   }
 
+  /** The manifest's ETag: a backup uploaded again in its place differs. */
+  @Override
+  public String identity() throws IOException {
+    return "manifest etag " + etag(BackupLayout.MANIFEST);
+  }
+
+  /**
+   * The ETag of an object, which another upload in its place does not share.
+   *
+   * @throws NoSuchFileException when it is not there
+   */
+  public String etag(String path) throws IOException {
+    try {
+      return client.headObject(b -> b.bucket(root.bucket()).key(root.key(path))).eTag();
+    } catch (NoSuchKeyException e) {
+      throw new NoSuchFileException(root + path);
+    } catch (S3Exception e) {
+      if (e.statusCode() == 404) {
+        throw new NoSuchFileException(root + path);
+      }
+      throw new IOException("checking " + root + path + " failed: " + e.getMessage(), e);
+    } catch (SdkException e) {
+      throw new IOException("checking " + root + path + " failed: " + e.getMessage(), e);
+    }
+  }
+
   @Override
   public BlobSource blobSource() {
     return blobs;

@@ -27,6 +27,7 @@ import org.mailrestore.source.MailSourceContract;
 import org.mailrestore.source.SourceContext;
 import org.mailrestore.source.SourceSpec;
 import org.mailrestore.testkit.S3Server;
+import org.mailrestore.testkit.ScratchSpace;
 import org.mailrestore.testkit.TestS3;
 
 /** The source contract for backups in our format, on disk and in a bucket. */
@@ -113,6 +114,12 @@ class BackupSourceContractTest {
     }
 
     @Override
+    protected boolean remove(Path root) {
+      ScratchSpace.deleteTree(root);
+      return true;
+    }
+
+    @Override
     protected MailSource reopen() throws IOException {
       return BackupSourceKind.local(root)
           .open(
@@ -129,6 +136,7 @@ class BackupSourceContractTest {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final S3Profiles profiles = profiles(registry);
     private String location;
+    private String bucket;
 
     private static S3Profiles profiles(SimpleMeterRegistry registry) {
       S3Server server = TestS3.server();
@@ -149,10 +157,16 @@ class BackupSourceContractTest {
     protected MailSource open(Path dir, List<Mailbox> mailboxes) throws IOException {
       Path root = dir.resolve("backup");
       write(root, mailboxes);
-      String bucket = TestS3.createBucket();
+      bucket = TestS3.createBucket();
       TestS3.upload(root, bucket, "nightly");
       location = "s3://" + bucket + "/nightly";
       return reopen();
+    }
+
+    @Override
+    protected boolean remove(Path root) {
+      TestS3.deletePrefix(bucket, "nightly/");
+      return true;
     }
 
     /** Bob's account file does not decode: his account fails, alice's reads. */

@@ -65,6 +65,11 @@ public final class CountedSource implements MailSource {
   }
 
   @Override
+  public String identity() throws IOException {
+    return delegate.identity();
+  }
+
+  @Override
   public String accountRef(String accountId) {
     return delegate.accountRef(accountId);
   }

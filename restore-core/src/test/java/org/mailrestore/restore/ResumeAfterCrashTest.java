@@ -50,6 +50,11 @@ class ResumeAfterCrashTest {
     }
 
     @Override
+    public String identity() throws IOException {
+      return delegate.identity();
+    }
+
+    @Override
     public BlobSource blobSource() {
       BlobSource real = delegate.blobSource();
       return new BlobSource() {

@@ -62,6 +62,12 @@ final class ImapSource implements MailSource {
     return "the IMAP server " + server;
   }
 
+  /** The server's address: a server is not replaced under a read-back (UIDVALIDITY guards ids). */
+  @Override
+  public String identity() {
+    return "imap " + server;
+  }
+
   @Override
   public String accountRef(String accountId) {
     return "imap/" + accountId;

@@ -3,7 +3,10 @@ package org.mailrestore.mailstore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -54,6 +57,19 @@ final class MailstoreSource implements MailSource {
   @Override
   public String describe() {
     return "a mailrestore mailstore";
+  }
+
+  /** The database server's uuid and the database: the mailstore read back, reachable. */
+  @Override
+  public String identity() throws IOException {
+    try (Connection c = dataSource.getConnection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT @@server_uuid, DATABASE()")) {
+      rs.next();
+      return "mailstore " + rs.getString(2) + " on " + rs.getString(1);
+    } catch (SQLException e) {
+      throw new IOException("the mailstore's database cannot be reached: " + e.getMessage(), e);
+    }
   }
 
   @Override

@@ -28,6 +28,7 @@ import org.mailrestore.mail.Parsed;
 import org.mailrestore.mail.Revision;
 import org.mailrestore.mail.TextRules;
 import org.mailrestore.source.ItemStream;
+import org.mailrestore.source.LocalIdentity;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceProblem;
 
@@ -241,6 +242,11 @@ public final class MaildirSource implements MailSource {
   @Override
   public String describe() {
     return root.toString();
+  }
+
+  @Override
+  public String identity() throws IOException {
+    return LocalIdentity.of(root);
   }
 
   @Override

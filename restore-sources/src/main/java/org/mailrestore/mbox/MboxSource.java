@@ -16,6 +16,7 @@ import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Parsed;
 import org.mailrestore.message.MessageHeaders;
 import org.mailrestore.source.ItemStream;
+import org.mailrestore.source.LocalIdentity;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceProblem;
 
@@ -80,6 +81,11 @@ public final class MboxSource implements MailSource {
   @Override
   public String describe() {
     return "mbox " + location;
+  }
+
+  @Override
+  public String identity() throws IOException {
+    return LocalIdentity.of(location);
   }
 
   @Override

@@ -31,15 +31,27 @@ public final class ZimbraArchiveSource implements MailSource {
 
   private static final String REF_PREFIX = ZimbraTgzKind.NAME + "/";
 
+  /** What tells the archives from others put in their place (see {@link #identity}). */
+  @FunctionalInterface
+  interface Identity {
+    String now() throws IOException;
+  }
+
   private final String describe;
+  private final Identity identity;
   private final Map<String, AccountArchive> accounts = new TreeMap<>();
 
   /**
    * @param files the archive of each account, by address (lower case)
    */
   ZimbraArchiveSource(
-      String describe, Map<String, ArchiveFile> files, ZimbraIds ids, long maxEntryBytes) {
+      String describe,
+      Map<String, ArchiveFile> files,
+      ZimbraIds ids,
+      long maxEntryBytes,
+      Identity identity) {
     this.describe = describe;
+    this.identity = identity;
     files.forEach(
         (address, file) -> accounts.put(address, new AccountArchive(file, ids, maxEntryBytes)));
   }
@@ -47,6 +59,11 @@ public final class ZimbraArchiveSource implements MailSource {
   @Override
   public String describe() {
     return describe;
+  }
+
+  @Override
+  public String identity() throws IOException {
+    return identity.now();
   }
 
   @Override

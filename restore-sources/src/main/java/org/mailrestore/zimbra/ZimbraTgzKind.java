@@ -15,9 +15,11 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.mailrestore.backup.BackupStorage;
 import org.mailrestore.backup.S3BackupStorage;
+import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.s3.S3Location;
 import org.mailrestore.kind.FieldProblems;
 import org.mailrestore.kind.KindOption;
+import org.mailrestore.source.LocalIdentity;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceContext;
 import org.mailrestore.source.SourceFormatException;
@@ -141,11 +143,15 @@ public final class ZimbraTgzKind implements SourceKind {
         ids = ZimbraIds.read(new InputStreamReader(in, StandardCharsets.UTF_8), IDS_FILE);
       }
     }
-    return new ZimbraArchiveSource(describe(spec), byAddress, ids, maxEntry);
+    return new ZimbraArchiveSource(describe(spec), byAddress, ids, maxEntry, listing.identity());
   }
 
-  /** The archives a location holds, and the ids file next to them (or null). */
-  private record Listing(List<ArchiveFile> files, boolean single, ArchiveFile ids) {}
+  /** The archives a location holds, the ids file next to them (or null), and what tells it. */
+  private record Listing(
+      List<ArchiveFile> files,
+      boolean single,
+      ArchiveFile ids,
+      ZimbraArchiveSource.Identity identity) {}
 
   private static Listing listLocal(Path location) throws IOException {
     Path path = location.toAbsolutePath().normalize();
@@ -154,7 +160,8 @@ public final class ZimbraTgzKind implements SourceKind {
       return new Listing(
           List.of(localFile(path)),
           true,
-          Files.isRegularFile(ids, LinkOption.NOFOLLOW_LINKS) ? localFile(ids) : null);
+          Files.isRegularFile(ids, LinkOption.NOFOLLOW_LINKS) ? localFile(ids) : null,
+          () -> LocalIdentity.of(path));
     }
     if (!Files.isDirectory(path)) {
       throw new NoSuchFileException(path + " is neither an archive nor a directory of archives");
@@ -176,7 +183,7 @@ public final class ZimbraTgzKind implements SourceKind {
       }
     }
     files.sort((a, b) -> a.name().compareTo(b.name()));
-    return new Listing(files, false, ids);
+    return new Listing(files, false, ids, () -> LocalIdentity.of(path));
   }
 
   private static ArchiveFile localFile(Path p) {
@@ -201,11 +208,12 @@ public final class ZimbraTgzKind implements SourceKind {
       int last = key.lastIndexOf('/');
       String dir = last < 0 ? "" : key.substring(0, last + 1);
       String name = key.substring(last + 1);
-      BackupStorage storage = new S3BackupStorage(client, new S3Location(bucket, dir));
+      S3BackupStorage storage = new S3BackupStorage(client, new S3Location(bucket, dir));
       ArchiveFile ids = storage.exists(IDS_FILE) ? s3File(storage, IDS_FILE) : null;
-      return new Listing(List.of(s3File(storage, name)), true, ids);
+      return new Listing(
+          List.of(s3File(storage, name)), true, ids, () -> "etag " + storage.etag(name));
     }
-    BackupStorage storage = new S3BackupStorage(client, new S3Location(bucket, key));
+    S3BackupStorage storage = new S3BackupStorage(client, new S3Location(bucket, key));
     List<ArchiveFile> files = new ArrayList<>();
     ArchiveFile ids = null;
     for (String name : storage.list("")) {
@@ -215,7 +223,21 @@ public final class ZimbraTgzKind implements SourceKind {
         files.add(s3File(storage, name));
       }
     }
-    return new Listing(files, false, ids);
+    // The archives' names: a prefix emptied, or filled with other archives, differs.
+    return new Listing(
+        files,
+        false,
+        ids,
+        () -> {
+          List<String> names = storage.list("");
+          if (names.isEmpty()) {
+            throw new NoSuchFileException(storage.describe() + " holds no archive any more");
+          }
+          return "archives "
+              + BlobDigest.ofContent(String.join("/", names).getBytes(StandardCharsets.UTF_8))
+                  .hex()
+                  .substring(0, 16);
+        });
   }
 
   private static ArchiveFile s3File(BackupStorage storage, String name) {

@@ -12,6 +12,7 @@ import org.mailrestore.blob.s3.S3Profiles;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.MailSourceContract;
 import org.mailrestore.source.SourceContext;
+import org.mailrestore.testkit.ScratchSpace;
 
 /** The source contract for trees of Maildir mailboxes, in both layouts. */
 class MaildirSourceContractTest {
@@ -65,6 +66,12 @@ class MaildirSourceContractTest {
     }
 
     @Override
+    protected boolean remove(Path root) {
+      ScratchSpace.deleteTree(root);
+      return true;
+    }
+
+    @Override
     protected MailSource reopen() throws IOException {
       return MaildirSourceContractTest.open(root, "auto");
     }
@@ -103,6 +110,12 @@ class MaildirSourceContractTest {
     @Override
     protected List<Mailbox> mailboxes() {
       return super.mailboxes().stream().map(Plain::unflagged).toList();
+    }
+
+    @Override
+    protected boolean remove(Path root) {
+      ScratchSpace.deleteTree(root);
+      return true;
     }
 
     @Override

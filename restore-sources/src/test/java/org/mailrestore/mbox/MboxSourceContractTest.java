@@ -14,6 +14,7 @@ import org.mailrestore.mail.Flags;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.MailSourceContract;
 import org.mailrestore.source.SourceContext;
+import org.mailrestore.testkit.ScratchSpace;
 
 /**
  * The source contract for a Thunderbird tree of mbox files (one account): the flags live in each
@@ -93,6 +94,12 @@ class MboxSourceContractTest extends MailSourceContract {
       }
     }
     Files.write(file, out.toByteArray());
+  }
+
+  @Override
+  protected boolean remove(Path root) {
+    ScratchSpace.deleteTree(root);
+    return true;
   }
 
   @Override

@@ -11,6 +11,7 @@ import org.mailrestore.blob.s3.S3Profiles;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.MailSourceContract;
 import org.mailrestore.source.SourceContext;
+import org.mailrestore.testkit.ScratchSpace;
 
 /** The source contract for a directory of Zimbra account archives, one per mailbox. */
 class ZimbraTgzSourceContractTest extends MailSourceContract {
@@ -45,6 +46,12 @@ class ZimbraTgzSourceContractTest extends MailSourceContract {
     byte[] whole = Files.readAllBytes(bob);
     Files.write(bob, java.util.Arrays.copyOf(whole, whole.length / 2));
     return Optional.of(reopen());
+  }
+
+  @Override
+  protected boolean remove(Path root) {
+    ScratchSpace.deleteTree(root);
+    return true;
   }
 
   @Override

@@ -28,6 +28,11 @@ public enum FailureReason {
   SOURCE_UNREADABLE,
   /** An account's files cannot be read. */
   ACCOUNT_UNREADABLE,
+  /**
+   * The source was removed, became unreadable or was replaced while the operation read it: what was
+   * read of the account (or the operation) cannot be known complete.
+   */
+  SOURCE_CHANGED,
   /** With provisioning skipped, the account to restore into does not exist. */
   ACCOUNT_MISSING,
   /** A domain, class of service or list file cannot be read. */

@@ -30,6 +30,17 @@ public interface MailSource extends AutoCloseable {
   String describe();
 
   /**
+   * What the source is now: a short text that differs once the source was removed and another put
+   * in its place (a directory's inode, a manifest's digest, an object's ETag). The engine records
+   * it when an operation starts and asks again as each account ends and as the operation ends, so
+   * an operation whose source vanished or was replaced does not end COMPLETED, and a resume does
+   * not mix two backups.
+   *
+   * @throws IOException when the source is gone or cannot be read
+   */
+  String identity() throws IOException;
+
+  /**
    * A name for one of the source's accounts that is unique across sources, such as {@code <server
    * id>/<account id>}: item ids are unique only within it, and the restore's id map is keyed by it.
    * The same source read again must give the same reference.

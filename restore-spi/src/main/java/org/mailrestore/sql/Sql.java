@@ -143,6 +143,24 @@ public final class Sql {
   /** The largest IN list sent in one query: longer lists go in chunks of this size. */
   public static final int MAX_IN_LIST = 1000;
 
+  /** The most characters a TEXT column (65,535 bytes) holds whatever they are (4 bytes at most). */
+  public static final int TEXT_CHARS = 16_000;
+
+  /**
+   * {@code text} cut to {@code maxChars} characters (ending in "...") so that it fits its column,
+   * never between the two halves of a character outside the BMP; null stays null.
+   */
+  public static String clip(String text, int maxChars) {
+    if (text == null || text.length() <= maxChars) {
+      return text;
+    }
+    int end = maxChars - 3;
+    if (Character.isHighSurrogate(text.charAt(end - 1))) {
+      end--;
+    }
+    return text.substring(0, end) + "...";
+  }
+
   /** {@code ?,?,...,?} with {@code n} placeholders. */
   public static String placeholders(int n) {
     StringBuilder sb = new StringBuilder(n * 2);

@@ -1,6 +1,7 @@
 package org.mailrestore.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -264,6 +265,67 @@ public abstract class MailSourceContract {
     } catch (IOException e) {
       return false;
     }
+  }
+
+  /**
+   * Removes the source {@link #open} laid out under {@code root}, as an operator or a failing disk
+   * might while a restore reads it; false when the kind's source is not removed under a reader (a
+   * target read back), and the test that needs it is skipped.
+   */
+  protected boolean remove(Path root) throws IOException {
+    return false;
+  }
+
+  @Test
+  void theIdentityStaysWhileTheSourceIsUnchanged() throws IOException {
+    try (MailSource source = open(dir, mailboxes())) {
+      String before = source.identity();
+      assertThat(before).isNotBlank();
+      for (String id : source.accountIds()) {
+        SourceReading.read(source, id);
+      }
+      assertThat(source.identity()).isEqualTo(before);
+    }
+  }
+
+  /**
+   * A source removed after it was opened is not read as empty mailboxes: its identity cannot be
+   * had, and each account it listed fails to read, or reports what it could not read.
+   */
+  @Test
+  void aSourceRemovedWhileReadIsNotTakenForEmptyMailboxes() throws IOException {
+    Path root = dir.resolve("removed");
+    try (MailSource source = open(root, mailboxes())) {
+      List<String> accounts = source.accountIds();
+      assumeTrue(remove(root), "this kind's source is not removed under a reader");
+      assertThatThrownBy(source::identity).isInstanceOf(IOException.class);
+      for (String id : accounts) {
+        assertThat(readsAsMissing(source, id))
+            .as("account %s of a removed source reads as missing, not empty", id)
+            .isTrue();
+      }
+    }
+  }
+
+  /** True when the account, or its items, fail to read, or what could not be read is reported. */
+  private static boolean readsAsMissing(MailSource source, String id) {
+    if (source.account(id) instanceof Parsed.Failed<Account>) {
+      return true;
+    }
+    for (Set<ItemType> pass : List.of(ItemType.containers(), ItemType.contents())) {
+      try (ItemStream stream = source.items(id, pass)) {
+        while (stream.hasNext()) {
+          ItemEntry entry = stream.next();
+          if (entry instanceof ItemEntry.Undecodable
+              || !readContent(source, (ItemEntry.Decoded) entry)) {
+            return true;
+          }
+        }
+      } catch (IOException | java.io.UncheckedIOException e) {
+        return true;
+      }
+    }
+    return !source.problems(id).isEmpty();
   }
 
   /** The same source opened again (what {@link #open} laid out, read anew). */

@@ -44,6 +44,11 @@ public final class ReferenceSource implements MailSource {
   }
 
   @Override
+  public String identity() {
+    return "reference";
+  }
+
+  @Override
   public String accountRef(String accountId) {
     return "reference/" + accountId;
   }

@@ -164,4 +164,15 @@ public final class TestS3 {
       }
     }
   }
+
+  /** Deletes every object of a bucket under {@code prefix}, as someone emptying it would. */
+  public static void deletePrefix(String bucket, String prefix) {
+    try (S3Client s3 = client(server())) {
+      for (var page : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix))) {
+        for (var object : page.contents()) {
+          s3.deleteObject(b -> b.bucket(bucket).key(object.key()));
+        }
+      }
+    }
+  }
 }

@@ -3,6 +3,7 @@ package org.mailrestore.restore.bookkeeping;
 import java.util.Locale;
 import org.mailrestore.kind.FailureReason;
 import org.mailrestore.restore.Phase;
+import org.mailrestore.sql.Sql;
 
 /**
  * A failure to record in {@code restore_failure}.
@@ -49,11 +50,7 @@ public record FailureRow(
 
   public FailureRow {
     sourceAccountId = sourceAccountId == null ? "" : sourceAccountId;
-    location = location == null ? "" : truncate(location, 512);
-    detail = detail == null ? "" : truncate(detail, 60_000);
-  }
-
-  private static String truncate(String s, int max) {
-    return s.length() <= max ? s : s.substring(0, max - 3) + "...";
+    location = location == null ? "" : Sql.clip(location, 512);
+    detail = detail == null ? "" : Sql.clip(detail, Sql.TEXT_CHARS);
   }
 }

@@ -27,7 +27,7 @@ public final class OperationRetries {
         "UPDATE restore_operation SET attempts = attempts + 1,"
             + " retry_after = NOW(3) + INTERVAL ? SECOND, message = ? WHERE id = ?",
         delaySeconds,
-        message,
+        Sql.clip(message, Sql.TEXT_CHARS),
         id);
     return attempts(id);
   }

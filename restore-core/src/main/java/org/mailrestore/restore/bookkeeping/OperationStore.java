@@ -109,6 +109,29 @@ public final class OperationStore {
         id);
   }
 
+  /** A source's identity as its column holds it. */
+  public static String recordable(String identity) {
+    return Sql.clip(identity, 512);
+  }
+
+  /**
+   * Records what the operation's source is, unless its first run did already; returns what is
+   * recorded.
+   */
+  public String recordSourceIdentity(String id, String identity) throws SQLException {
+    Sql.update(
+        dataSource,
+        "UPDATE restore_operation SET source_identity = ? WHERE id = ? AND source_identity IS NULL",
+        recordable(identity),
+        id);
+    return Sql.queryOne(
+            dataSource,
+            "SELECT source_identity FROM restore_operation WHERE id = ?",
+            rs -> rs.getString(1),
+            id)
+        .orElseThrow(() -> new SQLException("no operation " + id));
+  }
+
   /** Ends the operation: its accounts are free for others, its retry count starts again. */
   public void finish(String id, OperationState state, String message) throws SQLException {
     Sql.update(
@@ -116,7 +139,7 @@ public final class OperationStore {
         "UPDATE restore_operation SET state = ?, finished_at = NOW(3), message = ?, attempts = 0,"
             + " retry_after = NULL WHERE id = ?",
         state.name(),
-        message,
+        Sql.clip(message, Sql.TEXT_CHARS),
         id);
     Sql.update(dataSource, "DELETE FROM restore_claim WHERE operation_id = ?", id);
   }
@@ -127,7 +150,7 @@ public final class OperationStore {
         dataSource,
         "UPDATE restore_operation SET state = ?, message = ? WHERE id = ? AND state IN (?, ?)",
         OperationState.QUEUED.name(),
-        why,
+        Sql.clip(why, Sql.TEXT_CHARS),
         id,
         OperationState.QUEUED.name(),
         OperationState.RUNNING.name());

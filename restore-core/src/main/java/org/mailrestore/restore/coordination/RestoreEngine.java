@@ -263,7 +263,7 @@ public final class RestoreEngine implements AutoCloseable {
         endings.stopped(operationId, cancel);
         return;
       }
-      endings.finished(operationId);
+      endings.finished(run);
     } catch (SourceFormatException | IOException | UncheckedIOException e) {
       // The source (or the target) cannot be reached even after their own retries: FAILED,
       // resumable once it is back, rather than RUNNING and retried for ever.

@@ -12,7 +12,9 @@ import org.mailrestore.restore.bookkeeping.OperationRetries;
 import org.mailrestore.restore.bookkeeping.OperationStore;
 import org.mailrestore.restore.run.CancelSignal;
 import org.mailrestore.restore.run.DatabaseRetry;
+import org.mailrestore.restore.run.OperationRun;
 import org.mailrestore.restore.run.Records;
+import org.mailrestore.source.SourceChangedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,8 +59,19 @@ final class RunEndings {
     this.notices = notices;
   }
 
-  /** Ends a run that went to its end, by what its accounts came to. */
-  void finished(String operationId) throws SQLException {
+  /**
+   * Ends a run that went to its end, by what its accounts came to. A source removed or replaced by
+   * then is recorded as the operation's failure: it does not end COMPLETED on what it cannot know
+   * complete.
+   */
+  void finished(OperationRun run) throws SQLException {
+    String operationId = run.id();
+    try {
+      run.confirmSource();
+    } catch (SourceChangedException e) {
+      Phase last = run.request().selection().provisioningOnly() ? Phase.PROVISIONING : Phase.SHARES;
+      records.record(operationId, last, FailureReason.SOURCE_CHANGED, "", 0, "", e.getMessage());
+    }
     OperationState state = finalState(operationId);
     operations.finish(operationId, state, null);
     LOG.info("operation {}: {}", operationId, state);

@@ -23,6 +23,7 @@ import org.mailrestore.restore.run.TargetFailure;
 import org.mailrestore.restore.run.Workers;
 import org.mailrestore.source.ItemEntry;
 import org.mailrestore.source.ItemStream;
+import org.mailrestore.source.SourceChangedException;
 import org.mailrestore.source.SourceProblem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,9 +82,21 @@ final class AccountLifecycle {
       finish(state, null);
       return Optional.of(state);
     } catch (IOException e) {
+      // A source removed or replaced under the account says so, rather than "unreadable".
+      FailureReason reason = FailureReason.ACCOUNT_UNREADABLE;
       String detail = "cannot read the account's items: " + e.getMessage();
-      records.record(
-          run.id(), Phase.DATA, FailureReason.ACCOUNT_UNREADABLE, sourceId, 0, "", detail);
+      if (e instanceof SourceChangedException) {
+        reason = FailureReason.SOURCE_CHANGED;
+        detail = e.getMessage();
+      } else {
+        try {
+          run.confirmSource();
+        } catch (SourceChangedException changed) {
+          reason = FailureReason.SOURCE_CHANGED;
+          detail = changed.getMessage();
+        }
+      }
+      records.record(run.id(), Phase.DATA, reason, sourceId, 0, "", detail);
       finish(AccountState.FAILED, detail);
       return Optional.of(AccountState.FAILED);
     } catch (TargetFailure e) {
@@ -138,6 +151,8 @@ final class AccountLifecycle {
         return null;
       });
     }
+    // Read to its end from the source the operation started with, or the account failed.
+    run.confirmSource();
     long errors =
         records
             .db()

@@ -29,19 +29,26 @@ public final class OperationRuns {
    *
    * @throws org.mailrestore.source.SourceFormatException when the source is not readable
    * @throws IOException when the source or a target cannot be reached
+   * @throws org.mailrestore.source.SourceChangedException when the source is not the one the
+   *     operation started with
    */
   public OperationRun open(OperationSummary operation, CancelSignal cancel)
       throws SQLException, IOException {
     RestoreRequest request = operation.request();
     MailSource source = sources.open(request.source(), request.selection());
     try {
+      // The source as the operation first found it; a resume that finds another in its place
+      // fails rather than mixing two backups.
+      String identity = books.operations().recordSourceIdentity(operation.id(), source.identity());
+      OperationRun.confirm(source, identity);
       return new OperationRun(
           operation.id(),
           request,
           source,
           targets.open(request.targets()),
           cancel,
-          new Throttle(books.throttles(), operation.id()));
+          new Throttle(books.throttles(), operation.id()),
+          identity);
     } catch (SQLException | IOException | RuntimeException e) {
       source.close();
       throw e;

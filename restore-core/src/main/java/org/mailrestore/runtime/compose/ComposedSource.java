@@ -3,6 +3,7 @@ package org.mailrestore.runtime.compose;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -47,6 +48,15 @@ final class ComposedSource implements MailSource {
   @Override
   public String describe() {
     return target.describe();
+  }
+
+  @Override
+  public String identity() throws IOException {
+    List<String> parts = new ArrayList<>();
+    for (MailSource source : sources) {
+      parts.add(source.identity());
+    }
+    return String.join(" + ", parts);
   }
 
   @Override

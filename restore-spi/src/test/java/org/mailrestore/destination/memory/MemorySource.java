@@ -41,6 +41,11 @@ final class MemorySource implements MailSource {
   }
 
   @Override
+  public String identity() {
+    return "memory " + store.name() + "@" + System.identityHashCode(store);
+  }
+
+  @Override
   public String accountRef(String accountId) {
     return "memory/" + store.name() + "/" + accountId;
   }
