@@ -3,9 +3,13 @@ package org.mailrestore.cli;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.List;
+import org.mailrestore.blob.StorageLimits;
 import org.mailrestore.destination.TargetSpec;
 import org.mailrestore.restore.Restores;
+import org.springframework.util.unit.DataSize;
+import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * What a local command works on: the bookkeeping database (with the mailstore in it) and the
@@ -16,6 +20,29 @@ final class StoreOptions {
   @Mixin DatabaseOptions database;
 
   @Mixin TargetOptions target;
+
+  @Option(
+      names = "--max-item-size",
+      paramLabel = "SIZE",
+      defaultValue = "4GB",
+      converter = DataSizes.class,
+      description =
+          "The largest item read, once decompressed (a blob, a message of an mbox or a Maildir,"
+              + " an archive's entry), such as 512MB or 4GB: a larger one fails alone as"
+              + " ITEM_TOO_LARGE, before memory or disk hold more of it (default: ${DEFAULT-VALUE})")
+  DataSize maxItemSize;
+
+  /** Parses sizes as the service's settings do (512MB, 4GB). */
+  static final class DataSizes implements CommandLine.ITypeConverter<DataSize> {
+    @Override
+    public DataSize convert(String value) {
+      DataSize size = DataSize.parse(value);
+      if (size.toBytes() < 1) {
+        throw new CommandLine.TypeConversionException("a size must be positive: " + value);
+      }
+      return size;
+    }
+  }
 
   /** The engine, its default targets those named (or the mailstore, to read back). */
   Restores open() throws SQLException, IOException {
@@ -31,6 +58,7 @@ final class StoreOptions {
     return Restores.builder()
         .database(database.jdbcUrl, database.user, database.password())
         .s3Profiles(EnvironmentS3Profiles.read(System.getenv()))
+        .limits(StorageLimits.DEFAULT.withMaxItemBytes(maxItemSize.toBytes()))
         .defaultTargets(specs);
   }
 }

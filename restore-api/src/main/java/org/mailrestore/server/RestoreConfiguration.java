@@ -154,6 +154,7 @@ class RestoreConfiguration {
         .instanceId(instanceId(settings))
         .leaseSeconds(settings.leaseSeconds())
         .fence(PathFence.around(settings.sources().allowedRoots()))
+        .limits(settings.limits().storage())
         .defaultTarget(MailstoreKind.of(volumeSpec(settings)))
         .listener(
             settings.notifications() == null

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.mailrestore.blob.StorageLimits;
 import org.mailrestore.notify.NotifySettings;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
@@ -25,6 +26,7 @@ import org.springframework.validation.annotation.Validated;
  * @param shutdownGrace how long a shutdown waits for clusters in flight
  * @param assistInterval how often the instance looks for operations to resume or help with
  * @param api limits of the REST API
+ * @param limits what a restore reads at most
  */
 @Validated
 @ConfigurationProperties("mailrestore")
@@ -40,21 +42,52 @@ public record ServerSettings(
     @Valid @NotNull SourceSettings sources,
     @Valid @NotNull SecuritySettings security,
     NotifySettings notifications,
-    @Valid ApiSettings api) {
+    @Valid ApiSettings api,
+    @Valid LimitsSettings limits) {
 
   public ServerSettings {
     s3Profiles = s3Profiles == null ? Map.of() : Map.copyOf(s3Profiles);
     api = api == null ? new ApiSettings(null) : api;
+    limits = limits == null ? new LimitsSettings(null) : limits;
+  }
+
+  /**
+   * What a restore reads at most.
+   *
+   * @param maxItemSize the largest item, once decompressed, whatever holds it (a blob, a message of
+   *     an mbox or a Maildir, an archive's entry): a larger one fails alone as ITEM_TOO_LARGE,
+   *     before memory or disk hold more of it (default 4GB)
+   */
+  public record LimitsSettings(DataSize maxItemSize) {
+    public LimitsSettings {
+      maxItemSize =
+          maxItemSize == null
+              ? DataSize.ofBytes(StorageLimits.DEFAULT_MAX_ITEM_BYTES)
+              : maxItemSize;
+      if (maxItemSize.toBytes() < 1) {
+        throw new IllegalArgumentException("mailrestore.limits.max-item-size must be positive");
+      }
+    }
+
+    /** The storage bounds of a restore with this largest item. */
+    public StorageLimits storage() {
+      return StorageLimits.DEFAULT.withMaxItemBytes(maxItemSize.toBytes());
+    }
   }
 
   /**
    * Limits of the REST API.
    *
-   * @param maxBodySize the largest request body read; larger ones are answered 413 (default 1MB)
+   * @param maxBodySize the largest request body read; larger ones are answered 413 (default 8MB:
+   *     the largest valid restore request, 10,000 accounts and domains of 255 characters with 1,000
+   *     folders and 10,000 items, is about 6.5MB; RequestBoundsTest keeps it within)
    */
   public record ApiSettings(DataSize maxBodySize) {
+
+    public static final DataSize DEFAULT_MAX_BODY_SIZE = DataSize.ofMegabytes(8);
+
     public ApiSettings {
-      maxBodySize = maxBodySize == null ? DataSize.ofMegabytes(1) : maxBodySize;
+      maxBodySize = maxBodySize == null ? DEFAULT_MAX_BODY_SIZE : maxBodySize;
       if (maxBodySize.toBytes() < 1024) {
         throw new IllegalArgumentException("mailrestore.api.max-body-size must be at least 1KB");
       }

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.mailrestore.blob.s3.S3Location;
 import org.mailrestore.blob.s3.S3Profiles;
 import org.mailrestore.source.SourceKind;
 import org.mailrestore.source.SourceSpec;
@@ -53,6 +54,11 @@ public class SourcePolicy {
   /** The source as it may be read (a local location resolved), or a {@link Refused}. */
   public SourceSpec check(SourceSpec source) {
     if (source.isS3()) {
+      try {
+        S3Location.parse(source.location());
+      } catch (IllegalArgumentException e) {
+        throw new Refused("source.location", e.getMessage());
+      }
       if (!profiles.has(source.profile())) {
         throw new Refused(
             "source.profile", "no S3 profile named \"" + source.profile() + "\" is configured");

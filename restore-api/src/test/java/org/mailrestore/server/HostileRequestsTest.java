@@ -251,7 +251,8 @@ class HostileRequestsTest {
     // Sent in chunks, no length announced: reading stops at the limit.
     byte[] chunk = " ".repeat(64 * 1024).getBytes(StandardCharsets.US_ASCII);
     ByteArrayOutputStream chunked = new ByteArrayOutputStream();
-    for (int i = 0; i < 40; i++) { // 2.5 MB
+    long chunks = ServerSettings.ApiSettings.DEFAULT_MAX_BODY_SIZE.toBytes() / chunk.length + 16;
+    for (int i = 0; i < chunks; i++) { // 1 MB past the limit
       chunked.write(("10000\r\n").getBytes(StandardCharsets.US_ASCII));
       chunked.write(chunk);
       chunked.write("\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -333,5 +334,93 @@ class HostileRequestsTest {
     assertProblem(request("GET", "/actuator/prometheus", null, "", null), 401);
     Answer outside = post("{\"source\":{\"kind\":\"backup\",\"location\":\"/etc\"}}");
     assertFieldError(outside, "source.location");
+  }
+
+  @Test
+  void pagingParametersAreBoundedOnEveryPagedEndpoint() throws Exception {
+    Answer created = post(body(""));
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    String id = created.json().path("id").asString();
+    for (String paged : new String[] {"/api/v1/restores", "/api/v1/restores/" + id + "/failures"}) {
+      for (String page : new String[] {"21474837", "2147483647", "-1", "99999999999", "x"}) {
+        assertFieldError(
+            request("GET", paged + "?page=" + page + "&size=100", VIEWER, "", null), "page");
+      }
+      for (String size : new String[] {"0", "-1", "1001", "2147483647", "x"}) {
+        assertFieldError(request("GET", paged + "?size=" + size, VIEWER, "", null), "size");
+      }
+      Answer last = request("GET", paged + "?page=1000000&size=500", VIEWER, "", null);
+      assertThat(last.status()).as(last.body()).isEqualTo(200);
+      assertThat(last.json().path("items").size()).isZero();
+    }
+  }
+
+  @Test
+  void numbersTooLargeForTheirFieldNameTheFieldNotTheSyntax() throws Exception {
+    Answer items = post(body("\"items\":[99999999999]"));
+    assertFieldError(items, "items[0]");
+    assertThat(items.json().path("detail").asString()).doesNotContain("not valid JSON");
+    assertFieldError(post(body("\"concurrentAccounts\":99999999999")), "concurrentAccounts");
+    assertFieldError(post(body("\"clusterSize\":1e400")), "clusterSize");
+  }
+
+  @Test
+  void s3LocationsAreOneBucketAndAPlainPrefix() throws Exception {
+    for (String location :
+        new String[] {
+          "s3://bucket/../other/prefix",
+          "s3://bucket/a/./b",
+          "s3://bucket/a/%2e%2e/b",
+          "s3://user@bucket/prefix",
+          "s3://bu@cket/prefix",
+          "s3://bucket:9000/prefix",
+          "s3://../prefix",
+          "s3://bucket/a//b"
+        }) {
+      Answer a = post("{\"source\":{\"kind\":\"backup\",\"location\":\"" + location + "\"}}");
+      assertFieldError(a, "source.location");
+    }
+  }
+
+  @Test
+  void theErrorPageAndTheHealthEndpointAnswerAsDocumented() throws Exception {
+    assertProblem(request("GET", "/error", null, "", null), 404);
+    assertProblem(request("GET", "/error", ADMIN, "", null), 404);
+    assertProblem(request("POST", "/error", ADMIN, "", "{}"), 404);
+    Answer wrongToken = request("GET", "/actuator/health", "wrong", "", null);
+    assertThat(wrongToken.status()).as(wrongToken.body()).isEqualTo(200);
+    assertThat(wrongToken.json().path("status").asString()).isEqualTo("UP");
+    for (String token : new String[] {null, "wrong", VIEWER}) {
+      Answer health = request("GET", "/actuator/health", token, "", null);
+      assertThat(health.body())
+          .as("health as " + token)
+          .doesNotContain(dir.toString())
+          .doesNotContain("\"path\"")
+          .doesNotContain("diskSpace");
+    }
+  }
+
+  @Test
+  void everyProblemNamesItsType() throws Exception {
+    Answer method = request("DELETE", "/api/v1/restores", ADMIN, "", null);
+    Answer media =
+        raw(
+            "POST /api/v1/restores HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                + "Authorization: Bearer "
+                + ADMIN
+                + "\r\nContent-Type: text/plain\r\nContent-Length: 1\r\n\r\n",
+            "x".getBytes(StandardCharsets.US_ASCII));
+    for (Answer a :
+        new Answer[] {
+          method,
+          media,
+          request("GET", "/api/v1/nothing", VIEWER, "", null),
+          request("GET", "/api/v1/restores", null, "", null),
+          request("POST", "/api/v1/restores", VIEWER, "", body("")),
+          post(body("\"skipAliasez\":true")),
+          request("GET", "/api/v1/restores/a%2Fb", VIEWER, "", null)
+        }) {
+      assertThat(a.json().path("type").asString()).as(a.headers() + "\n" + a.body()).isNotBlank();
+    }
   }
 }

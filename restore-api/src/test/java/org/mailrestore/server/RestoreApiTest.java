@@ -309,7 +309,9 @@ class RestoreApiTest {
       Answer s3 =
           post(
               "/api/v1/restores",
-              Map.of("source", Map.of("kind", "backup", "location", "s3://b/", "profile", "nope")));
+              Map.of(
+                  "source",
+                  Map.of("kind", "backup", "location", "s3://backups/", "profile", "nope")));
       assertFieldError(s3, "source.profile");
     }
 

@@ -2,9 +2,9 @@ package org.mailrestore.backup;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -55,7 +55,7 @@ public final class LocalBackupStorage implements BackupStorage {
 
   @Override
   public InputStream open(String path) throws IOException {
-    return Files.newInputStream(fence.check(resolve(path)));
+    return fence.open(resolve(path));
   }
 
   @Override
@@ -65,18 +65,13 @@ public final class LocalBackupStorage implements BackupStorage {
 
   @Override
   public List<String> list(String directory) throws IOException {
-    Path dir = resolve(directory);
-    if (!Files.isDirectory(dir)) {
-      return List.of();
-    }
-    fence.check(dir);
     List<String> names = new ArrayList<>();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-      for (Path entry : entries) {
-        names.add(entry.getFileName().toString());
+    try {
+      for (Path name : fence.names(resolve(directory))) {
+        names.add(name.toString());
       }
-    } catch (NoSuchFileException e) {
-      return List.of();
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      return List.of(); // no such directory: nothing under it
     }
     Collections.sort(names);
     return names;

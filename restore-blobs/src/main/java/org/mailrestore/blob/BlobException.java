@@ -23,7 +23,9 @@ public class BlobException extends IOException {
     /** A compressed blob could not be decompressed. */
     CORRUPT_COMPRESSION,
     /** Reading or writing failed (I/O error, timeout, refused request). */
-    IO_ERROR
+    IO_ERROR,
+    /** The item is larger than the largest item a restore reads (a decompression bomb, say). */
+    TOO_LARGE
   }
 
   private final Reason reason;

@@ -5,8 +5,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The decorators every blob source and volume of a restore wears, in one order: metered outside,
- * then retried (sources), then bounded. One place, so every source kind and volume kind gets the
- * same.
+ * then held to the largest item (sources), retried (sources), then bounded in flight. One place, so
+ * every source kind and volume kind gets the same.
  */
 public final class BlobStacks {
 
@@ -25,10 +25,12 @@ public final class BlobStacks {
             .tag("kind", kind)
             .register(registry);
     return new MeteredBlobSource(
-        new RetryingBlobSource(
-            new BoundedBlobSource(raw, limits.sourceRequests()),
-            limits.retries(),
-            (digest, cause) -> retries.increment()),
+        new SizeLimitedBlobSource(
+            new RetryingBlobSource(
+                new BoundedBlobSource(raw, limits.sourceRequests()),
+                limits.retries(),
+                (digest, cause) -> retries.increment()),
+            limits.maxItemBytes()),
         registry,
         kind);
   }

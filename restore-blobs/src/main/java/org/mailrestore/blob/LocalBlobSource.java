@@ -2,7 +2,6 @@ package org.mailrestore.blob;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
@@ -24,7 +23,7 @@ public final class LocalBlobSource extends ProbingBlobSource {
   @Override
   protected InputStream openStored(String name) throws IOException {
     try {
-      return Files.newInputStream(fence.check(directory.resolve(name)));
+      return fence.open(directory.resolve(name));
     } catch (NoSuchFileException e) {
       return null;
     }

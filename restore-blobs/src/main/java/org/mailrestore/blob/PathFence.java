@@ -1,29 +1,43 @@
 package org.mailrestore.blob;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Set;
 
 /**
- * The directories local files may be read from, checked for every file a source opens or lists, not
- * just its top directory: a symbolic link (or a directory of links) inside leading outside is
- * refused as if the file were unreadable. The service fences its sources in with its allowed roots;
- * the CLI reads what the administrator points it at ({@link #NONE}).
+ * The directories local files may be read from, held for every file a source opens or lists, at the
+ * moment it is opened. The service fences its sources in with its allowed roots; the CLI reads what
+ * the administrator points it at ({@link #NONE}).
  *
- * <p>A file whose directory was checked already costs one {@code lstat}; only links are resolved.
+ * <p>A fenced file is reached from its root one directory at a time, each opened relative to the
+ * one before without following a link ({@code openat} with {@code O_NOFOLLOW}): a directory swapped
+ * for a link between a check and an open cannot lead outside, because nothing is checked ahead and
+ * nothing is remembered. A link met on the way is read and the walk starts again from a root with
+ * what it names, so links that stay inside the roots still work; one that leads outside is refused
+ * as if the file were unreadable.
  */
 public final class PathFence {
 
   /** No fence: every path is read as it is. */
   public static final PathFence NONE = new PathFence(List.of());
 
-  private static final int MAX_CACHED_DIRECTORIES = 100_000;
+  /** Links followed on one path before it is refused (Linux's own bound). */
+  private static final int MAX_LINKS = 40;
 
   /** A path leading outside the fence; an IOException, so it fails one item like a bad file. */
   public static final class OutsideException extends IOException {
@@ -36,7 +50,6 @@ public final class PathFence {
   }
 
   private final List<Path> roots;
-  private final Map<Path, Boolean> checkedDirectories = new ConcurrentHashMap<>();
 
   private PathFence(List<Path> roots) {
     this.roots = roots;
@@ -46,18 +59,15 @@ public final class PathFence {
    * A fence around these directories (compared by their real paths; missing ones allow nothing).
    */
   public static PathFence around(Collection<Path> directories) {
-    List<Path> real =
-        directories.stream()
-            .map(d -> {
-              try {
-                return d.toRealPath();
-              } catch (IOException e) {
-                return null;
-              }
-            })
-            .filter(p -> p != null)
-            .toList();
-    return directories.isEmpty() ? NONE : new PathFence(real);
+    List<Path> real = new ArrayList<>();
+    for (Path d : directories) {
+      try {
+        real.add(d.toRealPath());
+      } catch (IOException e) {
+        // a root that does not exist allows nothing
+      }
+    }
+    return directories.isEmpty() ? NONE : new PathFence(List.copyOf(real));
   }
 
   public boolean isOpen() {
@@ -65,43 +75,199 @@ public final class PathFence {
   }
 
   /**
-   * Returns {@code path} when it lies inside the fence once links are resolved.
+   * Opens a regular file for reading.
    *
-   * @throws OutsideException when it leads outside
-   * @throws IOException when it cannot be looked at (missing, say)
+   * @throws OutsideException when it leads outside the fence
+   * @throws IOException when it cannot be opened (missing, say)
    */
-  public Path check(Path path) throws IOException {
+  public InputStream open(Path file) throws IOException {
     if (this == NONE) {
-      return path;
+      return Files.newInputStream(file);
     }
-    Path absolute = path.toAbsolutePath().normalize();
-    Path parent = absolute.getParent();
-    boolean link =
-        Files.readAttributes(absolute, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
-            .isSymbolicLink();
-    if (!link && parent != null && checkedDirectories.containsKey(parent)) {
-      return path; // a plain entry of a directory known to be inside
-    }
-    Path real = absolute.toRealPath();
-    if (!inside(real)) {
-      throw new OutsideException(path);
-    }
-    // Not a link: the real path's parent is the directory's own, inside unless it is a root's.
-    if (!link && parent != null && inside(real.getParent())) {
-      if (checkedDirectories.size() > MAX_CACHED_DIRECTORIES) {
-        checkedDirectories.clear();
-      }
-      checkedDirectories.put(parent, Boolean.TRUE);
-    }
-    return path;
+    return Channels.newInputStream(new Walk(file).channel());
   }
 
-  private boolean inside(Path real) {
-    for (Path root : roots) {
-      if (real.startsWith(root)) {
-        return true;
+  /**
+   * The names of a directory's entries (paths of one element, without the directory: a folder of a
+   * million messages is listed in as little memory as its names need), sorted.
+   *
+   * @throws OutsideException when it leads outside the fence
+   * @throws IOException when it cannot be listed (missing, not a directory)
+   */
+  public List<Path> names(Path directory) throws IOException {
+    List<Path> names = new ArrayList<>();
+    if (this == NONE) {
+      try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
+        stream.forEach(p -> names.add(p.getFileName()));
+      }
+    } else {
+      try (SecureDirectoryStream<Path> dir = new Walk(directory).directory()) {
+        dir.forEach(p -> names.add(p.getFileName()));
       }
     }
-    return false;
+    names.sort(null);
+    return names;
+  }
+
+  /** Whether {@code path} is a directory (not a link to one); false when it cannot be looked at. */
+  public boolean isDirectory(Path path) {
+    try {
+      return attributes(path).isDirectory();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Whether {@code path} is a regular file (not a link to one); false when it cannot be looked at.
+   */
+  public boolean isRegularFile(Path path) {
+    try {
+      return attributes(path).isRegularFile();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
+   * What a path is, without following it when it is a link itself.
+   *
+   * @throws OutsideException when the directories on its way lead outside the fence
+   * @throws IOException when it cannot be looked at (missing, say)
+   */
+  public BasicFileAttributes attributes(Path path) throws IOException {
+    if (this == NONE) {
+      return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    }
+    Path absolute = path.toAbsolutePath().normalize();
+    if (roots.contains(absolute)) {
+      return Files.readAttributes(absolute, BasicFileAttributes.class);
+    }
+    Path parent = absolute.getParent();
+    try (SecureDirectoryStream<Path> dir = new Walk(parent).directory()) {
+      return dir.getFileAttributeView(
+              absolute.getFileName(), BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+          .readAttributes();
+    }
+  }
+
+  /** One path walked from its root, directory by directory, never through a link. */
+  private final class Walk {
+    private final Path asked;
+    private Path path;
+    private int links;
+
+    Walk(Path asked) {
+      this.asked = asked;
+      this.path = asked.toAbsolutePath().normalize();
+    }
+
+    /** The file, opened at the end of the walk. */
+    SeekableByteChannel channel() throws IOException {
+      while (true) {
+        Path root = rootOf(path);
+        if (path.equals(root)) {
+          throw new FileSystemException(asked.toString(), null, "is a directory");
+        }
+        try (SecureDirectoryStream<Path> parent =
+            descend(root, root.relativize(path.getParent()))) {
+          if (parent == null) {
+            continue; // a link on the way: walk again from the start
+          }
+          Path name = path.getFileName();
+          if (isLink(parent, name)) {
+            follow(path.getParent(), name, null);
+            continue;
+          }
+          return parent.newByteChannel(
+              name, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
+        }
+      }
+    }
+
+    /** The directory, opened at the end of the walk. */
+    SecureDirectoryStream<Path> directory() throws IOException {
+      while (true) {
+        Path root = rootOf(path);
+        SecureDirectoryStream<Path> dir = descend(root, root.relativize(path));
+        if (dir != null) {
+          return dir;
+        }
+      }
+    }
+
+    /**
+     * Opens each directory of {@code rest} below {@code root} in turn; null when a link was met
+     * (and {@link #path} now names what it leads to).
+     */
+    private SecureDirectoryStream<Path> descend(Path root, Path rest) throws IOException {
+      SecureDirectoryStream<Path> current = openRoot(root);
+      Path walked = root;
+      try {
+        for (int i = 0; rest.toString().length() > 0 && i < rest.getNameCount(); i++) {
+          Path name = rest.getName(i);
+          if (isLink(current, name)) {
+            follow(walked, name, walked.resolve(rest.subpath(i, rest.getNameCount())));
+            current.close();
+            return null;
+          }
+          SecureDirectoryStream<Path> next;
+          try {
+            next = current.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS);
+          } catch (NotDirectoryException e) {
+            throw new NotDirectoryException(asked.toString());
+          }
+          current.close();
+          current = next;
+          walked = walked.resolve(name);
+        }
+        return current;
+      } catch (IOException | RuntimeException e) {
+        current.close();
+        throw e;
+      }
+    }
+
+    /**
+     * Reads the link {@code name} of {@code directory} and makes {@link #path} what it names, with
+     * what of the path lay beyond it ({@code whole} minus the link; null when the link ends it).
+     */
+    private void follow(Path directory, Path name, Path whole) throws IOException {
+      if (++links > MAX_LINKS) {
+        throw new FileSystemException(asked.toString(), null, "too many levels of symbolic links");
+      }
+      Path link = directory.resolve(name);
+      Path target = directory.resolve(Files.readSymbolicLink(link)).normalize();
+      Path beyond = whole == null ? null : link.relativize(whole);
+      path = beyond == null || beyond.toString().isEmpty() ? target : target.resolve(beyond);
+      rootOf(path); // refused now rather than after more links
+    }
+
+    private Path rootOf(Path p) throws OutsideException {
+      for (Path root : roots) {
+        if (p.startsWith(root)) {
+          return root;
+        }
+      }
+      throw new OutsideException(asked);
+    }
+  }
+
+  private static boolean isLink(SecureDirectoryStream<Path> dir, Path name) throws IOException {
+    return dir.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+        .readAttributes()
+        .isSymbolicLink();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static SecureDirectoryStream<Path> openRoot(Path root) throws IOException {
+    DirectoryStream<Path> stream = Files.newDirectoryStream(root);
+    if (stream instanceof SecureDirectoryStream<?> secure) {
+      return (SecureDirectoryStream<Path>) secure;
+    }
+    stream.close();
+    throw new IOException(
+        "this platform cannot open files relative to a directory without following links;"
+            + " local sources need Linux (or another system with openat) when roots are set");
   }
 }

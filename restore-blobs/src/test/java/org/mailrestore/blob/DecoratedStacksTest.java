@@ -32,7 +32,7 @@ class DecoratedStacksTest {
       return BlobStacks.source(
           new LocalBlobSource(directory),
           "local",
-          new StorageLimits(4, 4, RetryPolicy.DEFAULT),
+          new StorageLimits(4, 4, RetryPolicy.DEFAULT, StorageLimits.DEFAULT_MAX_ITEM_BYTES),
           new SimpleMeterRegistry());
     }
   }
@@ -46,7 +46,7 @@ class DecoratedStacksTest {
       return BlobStacks.volume(
           new LocalBlobVolume(root.resolve("volume")),
           "local",
-          new StorageLimits(4, 4, RetryPolicy.DEFAULT),
+          new StorageLimits(4, 4, RetryPolicy.DEFAULT, StorageLimits.DEFAULT_MAX_ITEM_BYTES),
           new SimpleMeterRegistry());
     }
 

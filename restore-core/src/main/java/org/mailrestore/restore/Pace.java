@@ -9,11 +9,22 @@ public record Pace(Double itemsPerSecond, Double bytesPerSecond) {
   /** As fast as the bounds on concurrency allow. */
   public static final Pace UNLIMITED = new Pace(null, null);
 
+  /** The fastest pace one can ask for in items per second (the request's declared bound). */
+  public static final long MAX_ITEMS_PER_SECOND = 1_000_000_000L;
+
+  /** The fastest in megabytes per second (the request's declared bound). */
+  public static final long MAX_MB_PER_SECOND = 10_000_000L;
+
   public Pace {
-    if ((itemsPerSecond != null && !(itemsPerSecond > 0 && itemsPerSecond < 1e9))
-        || (bytesPerSecond != null && !(bytesPerSecond > 0 && bytesPerSecond < 1e13))) {
+    if ((itemsPerSecond != null && !(itemsPerSecond > 0 && itemsPerSecond <= MAX_ITEMS_PER_SECOND))
+        || (bytesPerSecond != null
+            && !(bytesPerSecond > 0 && bytesPerSecond <= MAX_MB_PER_SECOND * 1e6))) {
       throw new IllegalArgumentException(
-          "a pace is a positive number of items or bytes per second (or none)");
+          "a pace is a positive number of items (at most "
+              + MAX_ITEMS_PER_SECOND
+              + ") or megabytes (at most "
+              + MAX_MB_PER_SECOND
+              + ") per second, or none");
     }
   }
 

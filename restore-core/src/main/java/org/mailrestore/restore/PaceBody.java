@@ -5,8 +5,8 @@ import jakarta.validation.constraints.Positive;
 
 /** How fast a restore may go, as people give it: items and megabytes (10^6 bytes) per second. */
 public record PaceBody(
-    @Positive @Max(1_000_000_000) Double maxItemsPerSecond,
-    @Positive @Max(10_000_000) Double maxMbPerSecond) {
+    @Positive @Max(Pace.MAX_ITEMS_PER_SECOND) Double maxItemsPerSecond,
+    @Positive @Max(Pace.MAX_MB_PER_SECOND) Double maxMbPerSecond) {
 
   public Pace pace() {
     return Pace.of(maxItemsPerSecond, maxMbPerSecond);

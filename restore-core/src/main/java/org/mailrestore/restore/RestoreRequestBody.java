@@ -45,8 +45,8 @@ public record RestoreRequestBody(
     @Size(max = 64) String newAccountSuffix,
     @Min(0) @Max(1024) Integer concurrentAccounts,
     @Min(0) @Max(100_000) Integer clusterSize,
-    @Positive @Max(1_000_000_000) Double maxItemsPerSecond,
-    @Positive @Max(10_000_000) Double maxMbPerSecond,
+    @Positive @Max(Pace.MAX_ITEMS_PER_SECOND) Double maxItemsPerSecond,
+    @Positive @Max(Pace.MAX_MB_PER_SECOND) Double maxMbPerSecond,
     @Size(max = 255) String into,
     @Size(max = 10_000) List<@NotNull @Positive Integer> items,
     @Size(max = 1_000) List<@NotNull @Size(min = 1, max = 1024) String> folders) {
@@ -54,8 +54,12 @@ public record RestoreRequestBody(
   /** The most accounts or domains one request names (more: restore all, or by domain). */
   public static final int MAX_NAMES = 10_000;
 
-  /** The longest location, profile, option name and option value accepted. */
-  private static final int MAX_LOCATION = 4096;
+  /**
+   * The longest location and option value accepted: an S3 location's longest ({@code s3://}, a
+   * bucket of 63 characters, a key of 1,024 bytes), which leaves a local path the rest of Linux's
+   * 4,096 for the source's own names below it.
+   */
+  public static final int MAX_LOCATION = 1_100;
 
   private static final int MAX_SHORT = 255;
   private static final int MAX_OPTIONS = 32;

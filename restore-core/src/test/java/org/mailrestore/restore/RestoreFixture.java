@@ -11,6 +11,7 @@ import java.util.UUID;
 import javax.sql.DataSource;
 import org.mailrestore.backup.BackupSourceKind;
 import org.mailrestore.blob.PathFence;
+import org.mailrestore.blob.StorageLimits;
 import org.mailrestore.blob.s3.S3Settings;
 import org.mailrestore.destination.MailTarget;
 import org.mailrestore.destination.RestoredStore;
@@ -43,6 +44,7 @@ public final class RestoreFixture implements AutoCloseable {
   private final Map<String, String> environment;
   private final boolean withS3;
   private final PathFence fence;
+  private final StorageLimits limits;
   private final String memoryStore;
 
   /** An in-memory target of its own. */
@@ -53,6 +55,17 @@ public final class RestoreFixture implements AutoCloseable {
   /** Sources read files only inside {@code fence}, as the service's are. */
   public RestoreFixture(PathFence fence) throws SQLException, IOException {
     this(memory(), false, RestoreEngine.DEFAULT_LEASE_SECONDS, fence);
+  }
+
+  /** Sources held to these bounds (a small largest item, say). */
+  public RestoreFixture(StorageLimits limits) throws SQLException, IOException {
+    this(
+        List.of(memory()),
+        false,
+        RestoreEngine.DEFAULT_LEASE_SECONDS,
+        PathFence.NONE,
+        System.getenv(),
+        limits);
   }
 
   /** Leases of this many seconds: a dead instance's accounts are taken over sooner. */
@@ -83,6 +96,18 @@ public final class RestoreFixture implements AutoCloseable {
       PathFence fence,
       Map<String, String> environment)
       throws SQLException, IOException {
+    this(targets, withS3, leaseSeconds, fence, environment, StorageLimits.DEFAULT);
+  }
+
+  private RestoreFixture(
+      List<TargetSpec> targets,
+      boolean withS3,
+      int leaseSeconds,
+      PathFence fence,
+      Map<String, String> environment,
+      StorageLimits limits)
+      throws SQLException, IOException {
+    this.limits = limits;
     this.environment = Map.copyOf(environment);
     this.targets = List.copyOf(targets);
     this.withS3 = withS3;
@@ -117,6 +142,7 @@ public final class RestoreFixture implements AutoCloseable {
         .instanceId("test-instance")
         .leaseSeconds(leaseSeconds)
         .fence(fence)
+        .limits(limits)
         .defaultTargets(targets)
         .environment(environment)
         .build();

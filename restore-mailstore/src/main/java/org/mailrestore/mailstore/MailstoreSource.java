@@ -59,14 +59,14 @@ final class MailstoreSource implements MailSource {
     return "a mailrestore mailstore";
   }
 
-  /** The database server's uuid and the database: the mailstore read back, reachable. */
+  /** The database and the server holding it: the mailstore read back, reachable. */
   @Override
   public String identity() throws IOException {
     try (Connection c = dataSource.getConnection();
         Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT @@server_uuid, DATABASE()")) {
+        ResultSet rs = s.executeQuery("SELECT DATABASE(), @@hostname, @@port")) {
       rs.next();
-      return "mailstore " + rs.getString(2) + " on " + rs.getString(1);
+      return "mailstore " + rs.getString(1) + " on " + rs.getString(2) + ":" + rs.getInt(3);
     } catch (SQLException e) {
       throw new IOException("the mailstore's database cannot be reached: " + e.getMessage(), e);
     }

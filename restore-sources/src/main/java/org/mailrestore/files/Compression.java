@@ -3,12 +3,11 @@ package org.mailrestore.files;
 import com.github.luben.zstd.ZstdInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
+import org.mailrestore.blob.PathFence;
 import org.tukaani.xz.XZInputStream;
 
 /**
@@ -46,9 +45,9 @@ public enum Compression {
   }
 
   /** The compression of a file, from its magic number (a file too short for one is plain). */
-  public static Compression of(Path file) throws IOException {
+  public static Compression of(PathFence fence, Path file) throws IOException {
     byte[] magic;
-    try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+    try (InputStream in = fence.open(file)) {
       magic = in.readNBytes(MAGIC_BYTES);
     }
     return of(magic, magic.length);
@@ -102,7 +101,12 @@ public enum Compression {
    * stream, as their command-line tools read them).
    */
   public InputStream open(Path file) throws IOException {
-    InputStream raw = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS);
+    return open(PathFence.NONE, file);
+  }
+
+  /** The same, the file opened through {@code fence}. */
+  public InputStream open(PathFence fence, Path file) throws IOException {
+    InputStream raw = fence.open(file);
     try {
       return decompress(raw);
     } catch (IOException | RuntimeException e) {

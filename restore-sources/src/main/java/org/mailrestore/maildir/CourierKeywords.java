@@ -5,15 +5,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.mailrestore.blob.PathFence;
 
 /**
  * The keywords Courier-IMAP keeps for the messages of one Maildir folder, in its {@code
@@ -52,13 +50,14 @@ final class CourierKeywords {
    *
    * @throws IOException when the directory or its list cannot be read at all
    */
-  static CourierKeywords read(Path dir, Consumer<String> problems) throws IOException {
+  static CourierKeywords read(PathFence fence, Path dir, Consumer<String> problems)
+      throws IOException {
     CourierKeywords keywords = new CourierKeywords();
     Path list = dir.resolve(LIST);
-    if (Files.isRegularFile(list, LinkOption.NOFOLLOW_LINKS)) {
-      keywords.readList(list, problems);
+    if (fence.isRegularFile(list)) {
+      keywords.readList(fence, list, problems);
     }
-    keywords.readUpdates(dir, problems);
+    keywords.readUpdates(fence, dir, problems);
     return keywords;
   }
 
@@ -76,8 +75,8 @@ final class CourierKeywords {
     return keywords;
   }
 
-  private void readList(Path list, Consumer<String> problems) throws IOException {
-    try (BufferedReader in = reader(Files.newInputStream(list, LinkOption.NOFOLLOW_LINKS))) {
+  private void readList(PathFence fence, Path list, Consumer<String> problems) throws IOException {
+    try (BufferedReader in = reader(fence.open(list))) {
       List<Integer> lineIndexes = new ArrayList<>();
       String line;
       while ((line = in.readLine()) != null && !line.isEmpty()) {
@@ -117,14 +116,16 @@ final class CourierKeywords {
     }
   }
 
-  private void readUpdates(Path dir, Consumer<String> problems) throws IOException {
+  private void readUpdates(PathFence fence, Path dir, Consumer<String> problems)
+      throws IOException {
     // For each message, its newest update: the highest number, or the unnumbered file.
     record Update(long order, Path file) {}
     Map<String, Update> newest = new HashMap<>();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-      for (Path entry : entries) {
-        String name = entry.getFileName().toString();
-        if (name.startsWith(":") || !Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
+    {
+      for (Path entryName : fence.names(dir)) {
+        Path entry = dir.resolve(entryName);
+        String name = entryName.toString();
+        if (name.startsWith(":") || !fence.isRegularFile(entry)) {
           continue;
         }
         long order = Long.MAX_VALUE;
@@ -144,8 +145,7 @@ final class CourierKeywords {
     int unreadable = 0;
     for (Map.Entry<String, Update> update : newest.entrySet()) {
       List<Integer> indexes = new ArrayList<>();
-      try (InputStream raw =
-          Files.newInputStream(update.getValue().file(), LinkOption.NOFOLLOW_LINKS)) {
+      try (InputStream raw = fence.open(update.getValue().file())) {
         byte[] bytes = raw.readNBytes(MAX_UPDATE_BYTES);
         for (String line : new String(bytes, StandardCharsets.UTF_8).split("\r?\n")) {
           if (line.isEmpty()) {

@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import org.mailrestore.blob.BlobException;
+import org.mailrestore.blob.PathFence;
+import org.mailrestore.kind.FailureReason;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Revision;
@@ -32,15 +35,20 @@ final class MaildirAccount {
   private final String accountId;
   private final Path userDir;
   private final MaildirLayout layout;
+  private final PathFence fence;
+  private final long maxItemBytes;
   private final MaildirPlan plan;
   private final Set<SourceProblem> problems =
       java.util.Collections.synchronizedSet(new java.util.LinkedHashSet<>());
 
-  MaildirAccount(String accountId, Path userDir, MaildirLayout layout) throws IOException {
+  MaildirAccount(String accountId, Path userDir, MaildirLayout layout, MaildirReading reading)
+      throws IOException {
     this.accountId = accountId;
     this.userDir = userDir;
     this.layout = layout.resolve(userDir);
-    this.plan = new MaildirPlan(userDir, this.layout, this::problem);
+    this.fence = reading.fence();
+    this.maxItemBytes = reading.maxItemBytes();
+    this.plan = new MaildirPlan(userDir, this.layout, fence, this::problem);
   }
 
   private void problem(SourceProblem p) {
@@ -111,9 +119,9 @@ final class MaildirAccount {
               continue;
             }
             int id = nextId++;
-            Item message = message(md, path, attrs, id, head, buffer, blobs);
+            ItemEntry message = message(md, path, attrs, id, head, buffer, blobs);
             if (message != null) {
-              return new ItemEntry.Decoded(message, relative(md, path));
+              return message;
             }
           }
           dirIndex++;
@@ -143,8 +151,11 @@ final class MaildirAccount {
     return md.relDir().isEmpty() ? name : md.relDir() + "/" + name;
   }
 
-  /** One message read (hashed, headers parsed), or null when its file cannot be read. */
-  private Item message(
+  /**
+   * One message read (hashed, headers parsed); one larger than the largest item as an entry that
+   * fails; null when its file cannot be read (reported as the source's problem).
+   */
+  private ItemEntry message(
       MessageDir md,
       Path file,
       BasicFileAttributes attrs,
@@ -156,7 +167,14 @@ final class MaildirAccount {
     String rel = relative(md, file);
     try {
       MessageFileRead read =
-          MessageFileRead.of(file, attrs.size(), head, buffer, layout == MaildirLayout.MAILDIR);
+          MessageFileRead.of(
+              fence,
+              file,
+              attrs.size(),
+              maxItemBytes,
+              head,
+              buffer,
+              layout == MaildirLayout.MAILDIR);
       MessageHeaders headers = read.headers();
       long mtime = attrs.lastModifiedTime().toMillis();
       MaildirNames.State state =
@@ -179,7 +197,14 @@ final class MaildirAccount {
               .build();
       blobs.register(
           accountId, read.digest(), file, attrs, read.whole(), read.compression(), read.size());
-      return new Item(id, ItemType.MESSAGE, List.of(r));
+      return new ItemEntry.Decoded(new Item(id, ItemType.MESSAGE, List.of(r)), rel);
+    } catch (BlobException e) {
+      if (e.reason() != BlobException.Reason.TOO_LARGE) {
+        problem(new SourceProblem(rel, "cannot read the message: " + e.getMessage()));
+        return null;
+      }
+      return new ItemEntry.Undecodable(
+          id, ItemType.MESSAGE, rel, e.getMessage(), false, FailureReason.ITEM_TOO_LARGE);
     } catch (IOException e) {
       problem(new SourceProblem(rel, "cannot read the message: " + e.getMessage()));
       return null;
@@ -198,7 +223,7 @@ final class MaildirAccount {
    */
   private List<Path> entries(Path dir, String rel) {
     try {
-      return MaildirPlan.sortedNames(dir);
+      return fence.names(dir);
     } catch (IOException e) {
       problem(new SourceProblem(rel, "cannot list the folder: " + e.getMessage()));
       return List.of();
@@ -211,7 +236,7 @@ final class MaildirAccount {
    * vanished is passed over.
    */
   private BasicFileAttributes regularFile(Path p) {
-    BasicFileAttributes attrs = MaildirPlan.attributes(p);
+    BasicFileAttributes attrs = MaildirPlan.attributes(fence, p);
     if (attrs == null) {
       return null;
     }

@@ -4,8 +4,6 @@ import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -18,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.blob.BlobSource;
+import org.mailrestore.blob.PathFence;
 import org.mailrestore.files.Compression;
 
 /**
@@ -85,6 +84,18 @@ final class MaildirBlobSource implements BlobSource {
   }
 
   private final Map<BlobDigest, Registered> files = new ConcurrentHashMap<>();
+
+  /** Where the message files may be read from. */
+  private final PathFence fence;
+
+  /** Message files read wherever they are (a test's, the CLI's). */
+  MaildirBlobSource() {
+    this(PathFence.NONE);
+  }
+
+  MaildirBlobSource(PathFence fence) {
+    this.fence = fence;
+  }
 
   /**
    * Per account in progress, how many of its items read and not yet settled name each digest (an
@@ -241,7 +252,7 @@ final class MaildirBlobSource implements BlobSource {
       }
     }
     try {
-      return hashed.compression().open(hashed.file());
+      return hashed.compression().open(fence, hashed.file());
     } catch (NoSuchFileException e) {
       throw new BlobException(
           BlobException.Reason.MISSING,
@@ -301,9 +312,7 @@ final class MaildirBlobSource implements BlobSource {
         checked = true;
         BasicFileAttributes now;
         try {
-          now =
-              Files.readAttributes(
-                  hashed.file(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+          now = fence.attributes(hashed.file());
         } catch (NoSuchFileException e) {
           throw new BlobException(
               BlobException.Reason.MISSING,

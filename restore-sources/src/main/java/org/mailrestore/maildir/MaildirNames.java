@@ -3,8 +3,6 @@ package org.mailrestore.maildir;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.mailrestore.blob.PathFence;
 import org.mailrestore.mail.Keywords;
 import org.mailrestore.mail.SystemFolder;
 import org.mailrestore.mail.TextRules;
@@ -238,9 +237,9 @@ public final class MaildirNames {
    * A folder's keyword table, index to keyword (null where a line is missing). Lines that are not
    * {@code <0-25> <keyword>} are passed over, as Dovecot does.
    */
-  static List<String> keywordTable(Path file) throws IOException {
+  static List<String> keywordTable(PathFence fence, Path file) throws IOException {
     byte[] bytes;
-    try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+    try (InputStream in = fence.open(file)) {
       bytes = in.readNBytes(MAX_KEYWORDS_BYTES);
     }
     String[] table = new String[26];

@@ -1,9 +1,6 @@
 package org.mailrestore.maildir;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
@@ -15,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.mailrestore.blob.PathFence;
 import org.mailrestore.files.FileNames;
 import org.mailrestore.mail.ModifiedUtf7;
 import org.mailrestore.mail.SystemFolder;
@@ -48,6 +46,7 @@ final class MaildirPlan {
   private static final Set<String> MAILDIR_PARTS = Set.of("cur", "new", "tmp");
 
   private final Path userDir;
+  private final PathFence fence;
   private final Consumer<SourceProblem> problems;
   private final List<Folder> folders = new ArrayList<>();
   private final List<MessageDir> messageDirs = new ArrayList<>();
@@ -55,9 +54,10 @@ final class MaildirPlan {
   private int nextId = SystemFolder.FIRST_USER_ID;
 
   /** Plans {@code userDir} read as {@code layout} (resolved already); problems are told as met. */
-  MaildirPlan(Path userDir, MaildirLayout layout, Consumer<SourceProblem> problems)
+  MaildirPlan(Path userDir, MaildirLayout layout, PathFence fence, Consumer<SourceProblem> problems)
       throws IOException {
     this.userDir = userDir;
+    this.fence = fence;
     this.problems = problems;
     if (layout == MaildirLayout.MAILDIR) {
       planMaildir();
@@ -111,7 +111,12 @@ final class MaildirPlan {
         id = nextId++;
         folders.add(
             new Folder(
-                id, p.parentId(), MaildirNames.folderName(name), p.rel(), true, mtime(p.dir())));
+                id,
+                p.parentId(),
+                MaildirNames.folderName(name),
+                p.rel(),
+                true,
+                mtime(fence, p.dir())));
       }
       messageDirs.add(new MessageDir(p.dir(), p.rel(), id, List.of(), null));
       List<Path> children = subdirectories(p.dir());
@@ -163,7 +168,7 @@ final class MaildirPlan {
                   MaildirNames.folderName(names[s]),
                   last ? dirName : null,
                   true,
-                  last ? mtime(dir) : 0));
+                  last ? mtime(fence, dir) : 0));
         }
         byPath.put(path.toString(), id);
         parent = id;
@@ -189,7 +194,8 @@ final class MaildirPlan {
       systemDirs.put(id, rel);
     } else {
       id = nextId++;
-      folders.add(new Folder(id, parentId, MaildirNames.folderName(name), rel, true, mtime(dir)));
+      folders.add(
+          new Folder(id, parentId, MaildirNames.folderName(name), rel, true, mtime(fence, dir)));
     }
     addMaildirMessages(dir, rel, id);
     for (Path child : subdirectories(dir)) {
@@ -205,14 +211,14 @@ final class MaildirPlan {
    * cannot be listed is reported and passed over.
    */
   private boolean holdsMaildir(Path dir, String rel) {
-    if (Files.isDirectory(dir.resolve("cur"), LinkOption.NOFOLLOW_LINKS)
-        || Files.isDirectory(dir.resolve("new"), LinkOption.NOFOLLOW_LINKS)) {
+    if (fence.isDirectory(dir.resolve("cur")) || fence.isDirectory(dir.resolve("new"))) {
       return true;
     }
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-      for (Path entry : entries) {
-        String name = entry.getFileName().toString();
-        if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)
+    try {
+      for (Path entryName : fence.names(dir)) {
+        Path entry = dir.resolve(entryName);
+        String name = entryName.toString();
+        if (fence.isDirectory(entry)
             && !MAILDIR_PARTS.contains(name)
             && holdsMaildir(entry, rel + "/" + name)) {
           return true;
@@ -230,7 +236,10 @@ final class MaildirPlan {
     CourierKeywords courier = null;
     for (String sub : List.of("cur", "new")) {
       Path d = dir.resolve(sub);
-      if (Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+      BasicFileAttributes attrs = attributes(fence, d);
+      if (attrs != null && attrs.isSymbolicLink()) {
+        linkNotFollowed(d); // a cur/ or new/ swapped for a link: its messages are not read
+      } else if (attrs != null && attrs.isDirectory()) {
         if (keywords == null) {
           keywords = keywords(dir.resolve(MaildirNames.DOVECOT_KEYWORDS), prefix);
           // Dovecot's table wins: a Dovecot that served a Courier tree keeps its keywords there.
@@ -244,12 +253,12 @@ final class MaildirPlan {
   /** A folder's Courier keywords; null when it has none, or they cannot be read (reported). */
   private CourierKeywords courierKeywords(Path folder, String relPrefix) {
     Path dir = folder.resolve(CourierKeywords.DIR);
-    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+    if (!fence.isDirectory(dir)) {
       return null;
     }
     String rel = relPrefix + CourierKeywords.DIR;
     try {
-      return CourierKeywords.read(dir, detail -> problem(new SourceProblem(rel, detail)));
+      return CourierKeywords.read(fence, dir, detail -> problem(new SourceProblem(rel, detail)));
     } catch (IOException e) {
       problem(
           new SourceProblem(
@@ -260,11 +269,11 @@ final class MaildirPlan {
 
   /** A folder's keyword table; empty when it has none, or it cannot be read (reported). */
   private List<String> keywords(Path file, String relPrefix) {
-    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+    if (!fence.isRegularFile(file)) {
       return List.of();
     }
     try {
-      return MaildirNames.keywordTable(file);
+      return MaildirNames.keywordTable(fence, file);
     } catch (IOException e) {
       problem(
           new SourceProblem(
@@ -277,9 +286,9 @@ final class MaildirPlan {
   /** Subdirectories, sorted by name; symbolic links are not followed (and are reported). */
   private List<Path> subdirectories(Path dir) throws IOException {
     List<Path> result = new ArrayList<>();
-    for (Path name : sortedNames(dir)) {
+    for (Path name : fence.names(dir)) {
       Path p = dir.resolve(name);
-      BasicFileAttributes attrs = attributes(p);
+      BasicFileAttributes attrs = attributes(fence, p);
       if (attrs == null) {
         continue;
       }
@@ -296,25 +305,12 @@ final class MaildirPlan {
    * An entry's own attributes (one {@code stat}: messages are listed twice, so each call counts),
    * or null when it vanished or cannot be read.
    */
-  static BasicFileAttributes attributes(Path p) {
+  static BasicFileAttributes attributes(PathFence fence, Path p) {
     try {
-      return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      return fence.attributes(p);
     } catch (IOException e) {
       return null;
     }
-  }
-
-  /**
-   * A directory's entries as names alone (each a path of one element, without the directory's
-   * bytes: a folder's listing holds no more than it must, decision 0032), sorted by their bytes.
-   */
-  static List<Path> sortedNames(Path dir) throws IOException {
-    List<Path> names = new ArrayList<>();
-    try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-      stream.forEach(p -> names.add(p.getFileName()));
-    }
-    names.sort(null);
-    return names;
   }
 
   /** The problem of a symbolic link met in {@code userDir}: links are not followed. */
@@ -327,7 +323,7 @@ final class MaildirPlan {
     problem(linkNotFollowed(userDir, p));
   }
 
-  private static long mtime(Path p) throws IOException {
-    return Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis();
+  private static long mtime(PathFence fence, Path p) throws IOException {
+    return fence.attributes(p).lastModifiedTime().toMillis();
   }
 }

@@ -3,11 +3,10 @@ package org.mailrestore.maildir;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,9 +15,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.UnaryOperator;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobSource;
+import org.mailrestore.blob.PathFence;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Domain;
 import org.mailrestore.mail.Grant;
@@ -54,7 +53,9 @@ public final class MaildirSource implements MailSource {
   // reported as an account that failed, so that no mailbox is passed over in silence.
   private final Map<String, String> leftOut = new TreeMap<>();
   private final Map<String, MaildirAccount> accounts = new ConcurrentHashMap<>();
-  private final MaildirBlobSource blobs = new MaildirBlobSource();
+  private final MaildirReading reading;
+  private final PathFence fence;
+  private final MaildirBlobSource blobs;
   private final BlobSource readBlobs;
 
   /**
@@ -63,25 +64,22 @@ public final class MaildirSource implements MailSource {
    * @throws IOException when the root cannot be listed, is one user's Maildir, or holds no user
    */
   public MaildirSource(Path root, String domain, MaildirLayout layout) throws IOException {
-    this(root, domain, layout, UnaryOperator.identity());
+    this(root, domain, layout, MaildirReading.PLAIN);
   }
 
-  /**
-   * @param decorate wraps the messages' blob source (metrics, bounds), as other sources' are
-   */
-  public MaildirSource(
-      Path root, String domain, MaildirLayout layout, UnaryOperator<BlobSource> decorate)
+  /** As above, read as {@code reading} says (decorated, fenced, bounded). */
+  public MaildirSource(Path root, String domain, MaildirLayout layout, MaildirReading reading)
       throws IOException {
-    this(root, requireDomain(domain), null, layout, decorate);
+    this(root, requireDomain(domain), null, layout, reading);
   }
 
   /**
    * A tree whose root holds one directory per domain, each holding one directory per user ({@code
    * /var/vmail/<domain>/<user>}): each user is restored as {@code <user>@<domain>}.
    */
-  public static MaildirSource ofDomains(
-      Path root, MaildirLayout layout, UnaryOperator<BlobSource> decorate) throws IOException {
-    return new MaildirSource(root, null, null, layout, decorate);
+  public static MaildirSource ofDomains(Path root, MaildirLayout layout, MaildirReading reading)
+      throws IOException {
+    return new MaildirSource(root, null, null, layout, reading);
   }
 
   private static String requireDomain(String domain) {
@@ -97,25 +95,23 @@ public final class MaildirSource implements MailSource {
    * as the account {@code address}.
    */
   public static MaildirSource oneUser(
-      Path dir, String address, MaildirLayout layout, UnaryOperator<BlobSource> decorate)
-      throws IOException {
+      Path dir, String address, MaildirLayout layout, MaildirReading reading) throws IOException {
     String lower = address.toLowerCase(Locale.ROOT);
     int at = lower.indexOf('@');
     if (!TextRules.isAddress(lower) || !MaildirNames.isLocalPart(lower.substring(0, at))) {
       throw new IllegalArgumentException(
           "\"" + address + "\" is not an address (such as alice@example.org)");
     }
-    return new MaildirSource(dir, lower.substring(at + 1), lower, layout, decorate);
+    return new MaildirSource(dir, lower.substring(at + 1), lower, layout, reading);
   }
 
   private MaildirSource(
-      Path root,
-      String domain,
-      String onlyAddress,
-      MaildirLayout layout,
-      UnaryOperator<BlobSource> decorate)
+      Path root, String domain, String onlyAddress, MaildirLayout layout, MaildirReading reading)
       throws IOException {
-    this.readBlobs = decorate.apply(blobs);
+    this.reading = reading;
+    this.fence = reading.fence();
+    this.blobs = new MaildirBlobSource(fence);
+    this.readBlobs = reading.decorate().apply(blobs);
     this.root = root.toAbsolutePath().normalize();
     if (!Files.isDirectory(this.root)) {
       throw new NoSuchFileException(this.root + " is not a directory");
@@ -215,17 +211,17 @@ public final class MaildirSource implements MailSource {
    */
   private List<Path> directories(Path dir, String where) throws IOException {
     List<Path> result = new ArrayList<>();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-      for (Path entry : entries) {
-        String name = entry.getFileName().toString();
-        if (name.startsWith(".") || name.equals("lost+found")) {
-          continue;
-        }
-        if (Files.isSymbolicLink(entry)) {
-          leftOut.put(where + name, "a symbolic link; links are not followed");
-        } else if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
-          result.add(entry); // files next to the users (a manifest, checksums) are not mail
-        }
+    for (Path entryName : fence.names(dir)) {
+      Path entry = dir.resolve(entryName);
+      String name = entryName.toString();
+      if (name.startsWith(".") || name.equals("lost+found")) {
+        continue;
+      }
+      BasicFileAttributes attrs = MaildirPlan.attributes(fence, entry);
+      if (attrs != null && attrs.isSymbolicLink()) {
+        leftOut.put(where + name, "a symbolic link; links are not followed");
+      } else if (attrs != null && attrs.isDirectory()) {
+        result.add(entry); // files next to the users (a manifest, checksums) are not mail
       }
     }
     return result;
@@ -357,7 +353,7 @@ public final class MaildirSource implements MailSource {
         accountId,
         id -> {
           try {
-            return new MaildirAccount(id, layout.mailbox(users.get(id)), layout);
+            return new MaildirAccount(id, layout.mailbox(users.get(id)), layout, reading);
           } catch (IOException e) {
             throw new UncheckedIOException(e);
           }

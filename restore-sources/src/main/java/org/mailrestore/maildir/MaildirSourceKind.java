@@ -5,8 +5,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.UnaryOperator;
-import org.mailrestore.blob.BlobSource;
 import org.mailrestore.kind.FieldProblems;
 import org.mailrestore.kind.KindOption;
 import org.mailrestore.mail.TextRules;
@@ -127,14 +125,14 @@ public final class MaildirSourceKind implements SourceKind {
   @Override
   public MailSource open(SourceSpec spec, SourceContext context) throws IOException {
     MaildirLayout layout = MaildirLayout.parse(spec.option(LAYOUT));
-    UnaryOperator<BlobSource> decorate = blobs -> context.decorate(blobs, NAME);
+    MaildirReading reading = MaildirReading.of(context);
     Path location = Path.of(spec.location());
     if (spec.option(ACCOUNT) != null) {
-      return MaildirSource.oneUser(location, spec.option(ACCOUNT), layout, decorate);
+      return MaildirSource.oneUser(location, spec.option(ACCOUNT), layout, reading);
     }
     return domains(spec)
-        ? MaildirSource.ofDomains(location, layout, decorate)
-        : new MaildirSource(location, spec.option(DOMAIN), layout, decorate);
+        ? MaildirSource.ofDomains(location, layout, reading)
+        : new MaildirSource(location, spec.option(DOMAIN), layout, reading);
   }
 
   /** One user's mailbox as a source, restored as {@code address}. */

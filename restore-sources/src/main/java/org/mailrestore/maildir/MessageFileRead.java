@@ -4,12 +4,13 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.blob.BlobException;
+import org.mailrestore.blob.ItemSizeLimit;
+import org.mailrestore.blob.PathFence;
 import org.mailrestore.files.Compression;
 import org.mailrestore.message.MessageHeaders;
 
@@ -36,14 +37,25 @@ record MessageFileRead(
    * be compressed ({@code maildir}): in a plain tree any file is a message as it is, a {@code .gz}
    * among them too.
    */
-  static MessageFileRead of(Path file, long listedSize, byte[] head, byte[] buffer, boolean maildir)
+  static MessageFileRead of(
+      PathFence fence,
+      Path file,
+      long listedSize,
+      long maxItemBytes,
+      byte[] head,
+      byte[] buffer,
+      boolean maildir)
       throws IOException {
-    try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+    if (listedSize > maxItemBytes) {
+      throw ItemSizeLimit.tooLarge("the message file (" + listedSize + " bytes)", maxItemBytes);
+    }
+    try (InputStream in = fence.open(file)) {
       if (listedSize <= MaildirBlobSource.KEPT_UP_TO) {
         byte[] whole = in.readAllBytes();
         Compression compression = maildir ? Compression.of(whole, whole.length) : Compression.NONE;
         if (compression != Compression.NONE) {
-          return decompressed(new ByteArrayInputStream(whole), compression, head, buffer);
+          return decompressed(
+              new ByteArrayInputStream(whole), compression, maxItemBytes, head, buffer);
         }
         MessageDigest sha256 = BlobDigest.newSha256();
         sha256.update(whole);
@@ -63,15 +75,24 @@ record MessageFileRead(
           new SequenceInputStream(new ByteArrayInputStream(Arrays.copyOf(buffer, first)), in);
       return compression == Compression.NONE
           ? hashed(all, compression, head, buffer)
-          : decompressed(all, compression, head, buffer);
+          : decompressed(all, compression, maxItemBytes, head, buffer);
     }
   }
 
   /** Hashes the message a compressed file holds; a damaged file fails saying so. */
   private static MessageFileRead decompressed(
-      InputStream file, Compression compression, byte[] head, byte[] buffer) throws IOException {
+      InputStream file, Compression compression, long maxItemBytes, byte[] head, byte[] buffer)
+      throws IOException {
     try {
-      return hashed(compression.decompress(file), compression, head, buffer);
+      // Hashed only, never kept: the bound stops a bomb's CPU, memory and disk stay flat.
+      InputStream message =
+          ItemSizeLimit.bound(
+              compression.decompress(file),
+              maxItemBytes,
+              "the message, decompressed from " + compression.label() + ",");
+      return hashed(message, compression, head, buffer);
+    } catch (BlobException e) {
+      throw e;
     } catch (IOException | RuntimeException e) {
       throw new IOException(
           "the file is compressed with "

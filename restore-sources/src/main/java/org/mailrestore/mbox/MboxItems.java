@@ -4,7 +4,6 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -19,7 +18,10 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.mailrestore.blob.ItemSizeLimit;
+import org.mailrestore.blob.PathFence;
 import org.mailrestore.files.Compression;
+import org.mailrestore.kind.FailureReason;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Revision;
@@ -51,7 +53,8 @@ final class MboxItems extends PassingItemStream {
   private final Map<String, Integer> leftOut;
   private final Iterator<MboxTree.Folder> folders;
   private final Iterator<MboxTree.MboxFile> files;
-  private final MessageBuffer buffer = new MessageBuffer();
+  private final MessageBuffer buffer;
+  private final long maxItemBytes;
   private MboxTree.MboxFile file;
   private MboxReader reader;
   private int nextId;
@@ -61,8 +64,11 @@ final class MboxItems extends PassingItemStream {
       MboxDialect dialect,
       GmailLabels.Mode labels,
       Set<ItemType> types,
-      Map<String, Integer> leftOut) {
+      Map<String, Integer> leftOut,
+      long maxItemBytes) {
     this.tree = tree;
+    this.maxItemBytes = maxItemBytes;
+    this.buffer = new MessageBuffer(maxItemBytes);
     this.dialect = dialect;
     this.labels = labels;
     this.leftOut = leftOut;
@@ -93,7 +99,7 @@ final class MboxItems extends PassingItemStream {
         }
         file = files.next();
         try {
-          reader = reader(file, dialect);
+          reader = reader(tree.fence(), file, dialect);
         } catch (IOException e) {
           return new ItemEntry.Undecodable(
               0, null, file.relative(), "cannot be read: " + e.getMessage(), false);
@@ -106,6 +112,16 @@ final class MboxItems extends PassingItemStream {
           continue;
         }
         int id = nextId++;
+        if (buffer.tooLarge()) {
+          return new ItemEntry.Undecodable(
+              id,
+              ItemType.MESSAGE,
+              file.relative() + " (message at byte " + start.offset() + ")",
+              ItemSizeLimit.tooLarge("the message (" + buffer.size() + " bytes)", maxItemBytes)
+                  .getMessage(),
+              false,
+              FailureReason.ITEM_TOO_LARGE);
+        }
         ItemEntry entry = message(id, start);
         if (entry != null) {
           return entry;
@@ -158,7 +174,7 @@ final class MboxItems extends PassingItemStream {
       date = MessageHeaders.parseDate(values[2]);
     }
     if (date == null) {
-      date = Files.getLastModifiedTime(file.path()).toMillis();
+      date = tree.fence().attributes(file.path()).lastModifiedTime().toMillis();
     }
     Revision r =
         Revision.builder(1, 0)
@@ -272,10 +288,11 @@ final class MboxItems extends PassingItemStream {
   }
 
   /** A reader of a file's messages, decompressed, in its dialect. */
-  static MboxReader reader(MboxTree.MboxFile file, MboxDialect dialect) throws IOException {
-    MboxDialect resolved = resolve(file.compression(), file.path(), dialect);
+  static MboxReader reader(PathFence fence, MboxTree.MboxFile file, MboxDialect dialect)
+      throws IOException {
+    MboxDialect resolved = resolve(fence, file.compression(), file.path(), dialect);
     return new MboxReader(
-        new BufferedInputStream(file.compression().open(file.path()), 1 << 16), resolved);
+        new BufferedInputStream(file.compression().open(fence, file.path()), 1 << 16), resolved);
   }
 
   /**
@@ -284,12 +301,12 @@ final class MboxItems extends PassingItemStream {
    * stream (compressed files cannot be read at an offset), opened by its {@code Path}: a name whose
    * bytes the JVM cannot decode still opens.
    */
-  static MboxDialect resolve(Compression compression, Path path, MboxDialect dialect)
-      throws IOException {
+  static MboxDialect resolve(
+      PathFence fence, Compression compression, Path path, MboxDialect dialect) throws IOException {
     if (dialect != MboxDialect.AUTO) {
       return dialect;
     }
-    try (InputStream in = compression.open(path)) {
+    try (InputStream in = compression.open(fence, path)) {
       // A file cut short is probed on what it has: the reader reports the cut where it meets it.
       byte[] head = readUpTo(in, 256 * 1024);
       String text = new String(head, StandardCharsets.ISO_8859_1);

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobSource;
+import org.mailrestore.blob.PathFence;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Domain;
 import org.mailrestore.mail.Grant;
@@ -34,15 +35,23 @@ public final class MboxSource implements MailSource {
   private final GmailLabels.Mode labels;
   private final MboxTree tree;
   private final String reference;
+  private final long maxItemBytes;
   private volatile Map<String, Integer> leftOut = new java.util.concurrent.ConcurrentHashMap<>();
 
-  MboxSource(Path location, String address, MboxDialect dialect, GmailLabels.Mode labels)
+  MboxSource(
+      Path location,
+      String address,
+      MboxDialect dialect,
+      GmailLabels.Mode labels,
+      PathFence fence,
+      long maxItemBytes)
       throws IOException {
+    this.maxItemBytes = maxItemBytes;
     this.location = location.toAbsolutePath().normalize();
     this.address = address.toLowerCase(java.util.Locale.ROOT);
     this.dialect = dialect;
     this.labels = labels;
-    this.tree = MboxTree.plan(this.location);
+    this.tree = MboxTree.plan(this.location, fence);
     if (labels == GmailLabels.Mode.FOLDERS) {
       planLabelFolders();
     }
@@ -59,7 +68,7 @@ public final class MboxSource implements MailSource {
   private void planLabelFolders() throws IOException {
     try (MessageBuffer buffer = new MessageBuffer()) {
       for (MboxTree.MboxFile file : tree.files()) {
-        try (MboxReader reader = MboxItems.reader(file, dialect)) {
+        try (MboxReader reader = MboxItems.reader(tree.fence(), file, dialect)) {
           while (reader.next(buffer) != null) {
             String[] label =
                 MessageHeaders.fields(buffer.head(), buffer.headLength(), "x-gmail-labels");
@@ -128,7 +137,7 @@ public final class MboxSource implements MailSource {
       counts = new java.util.concurrent.ConcurrentHashMap<>();
       leftOut = counts;
     }
-    return new MboxItems(tree, dialect, labels, types, counts);
+    return new MboxItems(tree, dialect, labels, types, counts, maxItemBytes);
   }
 
   /** Every message passes with its item; nothing is read by digest. */

@@ -88,7 +88,9 @@ public final class MboxSourceKind implements SourceKind {
         location,
         spec.option(ACCOUNT),
         MboxDialect.parse(spec.option(DIALECT)),
-        GmailLabels.Mode.parse(spec.option(LABELS)));
+        GmailLabels.Mode.parse(spec.option(LABELS)),
+        context.fence(),
+        context.limits().maxItemBytes());
   }
 
   /** An mbox file or tree as a source. */

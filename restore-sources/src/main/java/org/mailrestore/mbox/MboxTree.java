@@ -2,10 +2,8 @@ package org.mailrestore.mbox;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -14,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.mailrestore.blob.PathFence;
 import org.mailrestore.files.Compression;
 import org.mailrestore.files.FileNames;
 import org.mailrestore.mail.SystemFolder;
@@ -72,8 +71,16 @@ final class MboxTree {
   private final List<SourceProblem> problems = new ArrayList<>();
   private int nextId = SystemFolder.FIRST_USER_ID;
 
-  private MboxTree(Path root) {
+  private final PathFence fence;
+
+  private MboxTree(Path root, PathFence fence) {
     this.root = root;
+    this.fence = fence;
+  }
+
+  /** Where the tree's files may be read from. */
+  PathFence fence() {
+    return fence;
   }
 
   /**
@@ -82,10 +89,14 @@ final class MboxTree {
    * @param labelFolders the folders Gmail labels make, found by a pass over the files' headers
    *     (empty unless labels become folders)
    */
-  static MboxTree plan(Path location) throws IOException {
+  static MboxTree plan(Path location, PathFence fence) throws IOException {
     Path path = location.toAbsolutePath().normalize();
-    MboxTree tree = new MboxTree(Files.isDirectory(path) ? path : path.getParent());
-    if (Files.isRegularFile(path)) {
+    BasicFileAttributes attrs = fence.attributes(path);
+    if (attrs.isSymbolicLink()) {
+      throw new IOException(path + " is a symbolic link; links are not followed");
+    }
+    MboxTree tree = new MboxTree(attrs.isDirectory() ? path : path.getParent(), fence);
+    if (attrs.isRegularFile()) {
       tree.addFile(path, List.of(), true);
     } else {
       tree.walk(path, List.of());
@@ -96,8 +107,8 @@ final class MboxTree {
 
   private void walk(Path dir, List<String> parent) throws IOException {
     List<Path> entries = new ArrayList<>();
-    try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-      stream.forEach(entries::add);
+    for (Path name : fence.names(dir)) {
+      entries.add(dir.resolve(name));
     }
     entries.sort(Comparator.comparing(p -> p.getFileName().toString()));
     for (Path entry : entries) {
@@ -105,17 +116,23 @@ final class MboxTree {
       if (name.startsWith(".")) {
         continue;
       }
-      if (Files.isSymbolicLink(entry)) {
+      BasicFileAttributes attrs;
+      try {
+        attrs = fence.attributes(entry);
+      } catch (IOException e) {
+        problems.add(new SourceProblem(relative(entry), "cannot be read: " + e.getMessage()));
+        continue;
+      }
+      if (attrs.isSymbolicLink()) {
         // Links could lead anywhere (outside the allowed roots of the service): not followed.
         problems.add(new SourceProblem(relative(entry), "a symbolic link; links are not followed"));
         continue;
       }
-      if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+      if (attrs.isDirectory()) {
         String lower = name.toLowerCase(Locale.ROOT);
         if (lower.endsWith(".sbd")) {
           walk(entry, child(parent, name.substring(0, name.length() - 4), entry));
-        } else if (lower.endsWith(".mbox")
-            && Files.isRegularFile(entry.resolve("mbox"), LinkOption.NOFOLLOW_LINKS)) {
+        } else if (lower.endsWith(".mbox") && fence.isRegularFile(entry.resolve("mbox"))) {
           List<String> folder = child(parent, name.substring(0, name.length() - 5), entry);
           if (folder != null) {
             addFile(entry.resolve("mbox"), folder, false);
@@ -127,7 +144,7 @@ final class MboxTree {
             walk(entry, folder);
           }
         }
-      } else if (Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
+      } else if (attrs.isRegularFile()) {
         if (name.equals("mbox")
             && dir.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".mbox")) {
           continue; // an Apple Mail folder's messages: added with its directory
@@ -162,7 +179,7 @@ final class MboxTree {
   private void addFile(Path file, List<String> folder, boolean single) throws IOException {
     Compression compression;
     try {
-      compression = Compression.of(file);
+      compression = Compression.of(fence, file);
       if (!looksLikeMbox(compression, file)) {
         problems.add(
             new SourceProblem(
@@ -264,8 +281,8 @@ final class MboxTree {
   }
 
   /** An empty file (a folder without messages), or one whose first line starts with "From ". */
-  private static boolean looksLikeMbox(Compression compression, Path file) throws IOException {
-    try (InputStream in = compression.open(file)) {
+  private boolean looksLikeMbox(Compression compression, Path file) throws IOException {
+    try (InputStream in = compression.open(fence, file)) {
       byte[] head = in.readNBytes(4096);
       int i =
           head.length >= 3

@@ -27,20 +27,49 @@ final class MessageBuffer implements AutoCloseable {
   /** How much of the start is kept for reading the headers. */
   static final int HEAD = 64 * 1024;
 
+  private final long maxSize;
   private byte[] memory = new byte[64 * 1024];
   private int memoryLength;
   private Path spill;
   private OutputStream spillOut;
   private long size;
+  private boolean tooLarge;
+
+  /** Messages of any size (a pass over the headers alone). */
+  MessageBuffer() {
+    this(Long.MAX_VALUE);
+  }
+
+  /**
+   * @param maxSize the largest message kept: a larger one is counted, its bytes dropped as they
+   *     come, and it reads as {@link #tooLarge}
+   */
+  MessageBuffer(long maxSize) {
+    this.maxSize = maxSize;
+  }
 
   void reset() throws IOException {
     closeSpill();
     memoryLength = 0;
     size = 0;
+    tooLarge = false;
+  }
+
+  /** Whether the message is larger than the largest kept: only its head and size are known. */
+  boolean tooLarge() {
+    return tooLarge;
   }
 
   void write(byte[] b, int off, int len) throws IOException {
     if (len <= 0) {
+      return;
+    }
+    if (!tooLarge && size + len > maxSize) {
+      tooLarge = true; // no more of it on disk: the spill goes, the head stays for the report
+      closeSpill();
+    }
+    if (tooLarge) {
+      size += len;
       return;
     }
     if (spillOut == null && memoryLength + len > IN_MEMORY) {
@@ -92,6 +121,9 @@ final class MessageBuffer implements AutoCloseable {
 
   /** Removes the message's last line ending ({@code \n} or {@code \r\n}), when it has one. */
   void trimLineEnding() throws IOException {
+    if (tooLarge) {
+      return;
+    }
     if (last(1) != '\n') {
       return;
     }

@@ -140,7 +140,8 @@ final class ArchiveItems extends PassingItemStream {
   private ItemEntry mapped(
       Mapped m, String location, TarReader.Entry entry, byte[] sha1, byte[] head) {
     return switch (m) {
-      case Failed f -> new ItemEntry.Undecodable(f.id(), f.type(), location, f.reason(), false);
+      case Failed f ->
+          new ItemEntry.Undecodable(f.id(), f.type(), location, f.reason(), false, f.failure());
       case LeftOut l -> {
         if (l.what() != null) {
           leftOut.merge(l.what(), 1, Integer::sum);

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.blob.ItemSizeLimit;
+import org.mailrestore.kind.FailureReason;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Revision;
@@ -35,7 +37,12 @@ final class ContentMapper {
   record Ok(Item item, boolean useContent, String note) implements Mapped {}
 
   /** A record that cannot be restored, and why. */
-  record Failed(int id, ItemType type, String reason) implements Mapped {}
+  record Failed(int id, ItemType type, String reason, FailureReason failure) implements Mapped {
+
+    Failed(int id, ItemType type, String reason) {
+      this(id, type, reason, FailureReason.INVALID_ITEM);
+    }
+  }
 
   /**
    * A record that is not restored on purpose: a derived item, or what our model has no place for.
@@ -156,7 +163,7 @@ final class ContentMapper {
                 + m.size());
       }
       if (content.size() > maxEntryBytes) {
-        return new Failed(m.id(), type, overLimit(content));
+        return new Failed(m.id(), type, overLimit(content), FailureReason.ITEM_TOO_LARGE);
       }
       size = content.size();
       digest = MetaFields.sha256(m.blobDigest());
@@ -192,7 +199,7 @@ final class ContentMapper {
       return new Failed(id, ItemType.MESSAGE, "its folder is not in the archive");
     }
     if (e.size() > maxEntryBytes) {
-      return new Failed(id, ItemType.MESSAGE, overLimit(e));
+      return new Failed(id, ItemType.MESSAGE, overLimit(e), FailureReason.ITEM_TOO_LARGE);
     }
     Revision rev =
         Revision.builder(1, 0)
@@ -207,11 +214,8 @@ final class ContentMapper {
   }
 
   private String overLimit(Entry e) {
-    return "its content entry holds "
-        + e.size()
-        + " bytes, over the limit of "
-        + maxEntryBytes
-        + " per entry (raise the source's max-entry-bytes option if it is genuine)";
+    return ItemSizeLimit.tooLarge("its content entry (" + e.size() + " bytes)", maxEntryBytes)
+        .getMessage();
   }
 
   /** A document's version ({@code ver} in its metadata), 1 when it has none. */

@@ -3,11 +3,9 @@ package org.mailrestore.zimbra;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -16,9 +14,8 @@ import java.util.TreeMap;
 import org.mailrestore.backup.BackupStorage;
 import org.mailrestore.backup.S3BackupStorage;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.blob.PathFence;
 import org.mailrestore.blob.s3.S3Location;
-import org.mailrestore.kind.FieldProblems;
-import org.mailrestore.kind.KindOption;
 import org.mailrestore.source.LocalIdentity;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceContext;
@@ -33,7 +30,6 @@ import org.mailrestore.source.SourceSpec;
 public final class ZimbraTgzKind implements SourceKind {
 
   public static final String NAME = "zimbra-tgz";
-  public static final String MAX_ENTRY_BYTES = "max-entry-bytes";
 
   /** The file that names the Zimbra account ids of the archives' shares, next to the archives. */
   public static final String IDS_FILE = "zimbra-ids.txt";
@@ -62,25 +58,6 @@ public final class ZimbraTgzKind implements SourceKind {
   }
 
   @Override
-  public List<KindOption> options() {
-    return List.of(
-        KindOption.optional(
-                MAX_ENTRY_BYTES,
-                "The largest entry read (its inflated size, such as 512m or 4g): a bound against"
-                    + " decompression bombs; an item over it is recorded as failed")
-            .withDefault("2g"));
-  }
-
-  @Override
-  public void check(SourceSpec spec, FieldProblems problems) {
-    if (parseSize(spec.option(MAX_ENTRY_BYTES)) <= 0) {
-      problems.add(
-          "source.options." + MAX_ENTRY_BYTES,
-          "must be a size in bytes, optionally with k, m or g (such as 512m)");
-    }
-  }
-
-  @Override
   public String describe(SourceSpec spec) {
     return "Zimbra archives "
         + spec.location()
@@ -89,8 +66,9 @@ public final class ZimbraTgzKind implements SourceKind {
 
   @Override
   public MailSource open(SourceSpec spec, SourceContext context) throws IOException {
-    long maxEntry = parseSize(spec.option(MAX_ENTRY_BYTES));
-    Listing listing = spec.isS3() ? listS3(spec, context) : listLocal(Path.of(spec.location()));
+    long maxEntry = context.limits().maxItemBytes();
+    Listing listing =
+        spec.isS3() ? listS3(spec, context) : listLocal(Path.of(spec.location()), context.fence());
     Map<String, ArchiveFile> byAddress = new TreeMap<>();
     List<String> unnamed = new ArrayList<>();
     if (listing.single()) {
@@ -153,48 +131,47 @@ public final class ZimbraTgzKind implements SourceKind {
       ArchiveFile ids,
       ZimbraArchiveSource.Identity identity) {}
 
-  private static Listing listLocal(Path location) throws IOException {
+  private static Listing listLocal(Path location, PathFence fence) throws IOException {
     Path path = location.toAbsolutePath().normalize();
-    if (Files.isRegularFile(path)) {
+    if (fence.isRegularFile(path)) {
       Path ids = path.resolveSibling(IDS_FILE);
       return new Listing(
-          List.of(localFile(path)),
+          List.of(localFile(path, fence)),
           true,
-          Files.isRegularFile(ids, LinkOption.NOFOLLOW_LINKS) ? localFile(ids) : null,
+          fence.isRegularFile(ids) ? localFile(ids, fence) : null,
           () -> LocalIdentity.of(path));
     }
-    if (!Files.isDirectory(path)) {
+    if (!fence.isDirectory(path)) {
       throw new NoSuchFileException(path + " is neither an archive nor a directory of archives");
     }
     List<ArchiveFile> files = new ArrayList<>();
     ArchiveFile ids = null;
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(path)) {
-      for (Path p : entries) {
-        String name = p.getFileName().toString();
-        boolean link = Files.isSymbolicLink(p);
-        if ((!link && !Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) || name.startsWith(".")) {
-          continue; // a linked archive is listed, and fails as its account when opened
-        }
-        if (name.equals(IDS_FILE)) {
-          ids = localFile(p);
-        } else if (isArchiveName(name)) {
-          files.add(localFile(p));
-        }
+    for (Path entryName : fence.names(path)) {
+      Path p = path.resolve(entryName);
+      String name = entryName.toString();
+      BasicFileAttributes attrs = fence.attributes(p);
+      if ((!attrs.isSymbolicLink() && !attrs.isRegularFile()) || name.startsWith(".")) {
+        continue; // a linked archive is listed, and fails as its account when opened
+      }
+      if (name.equals(IDS_FILE)) {
+        ids = localFile(p, fence);
+      } else if (isArchiveName(name)) {
+        files.add(localFile(p, fence));
       }
     }
     files.sort((a, b) -> a.name().compareTo(b.name()));
     return new Listing(files, false, ids, () -> LocalIdentity.of(path));
   }
 
-  private static ArchiveFile localFile(Path p) {
+  private static ArchiveFile localFile(Path p, PathFence fence) {
     // Links are not followed (the service's allowed roots hold for every file, not just the top).
     return new ArchiveFile(
         p.getFileName().toString(),
         () -> {
-          if (Files.isSymbolicLink(p)) {
+          if (fence.attributes(p).isSymbolicLink()) {
             throw new IOException(p.getFileName() + " is a symbolic link; links are not followed");
           }
-          return Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS);
+          return fence.open(p);
         });
   }
 
@@ -256,25 +233,6 @@ public final class ZimbraTgzKind implements SourceKind {
     }
     String only = context.accounts().iterator().next().toLowerCase(Locale.ROOT);
     return ZimbraArchiveSource.isAddress(only) ? only : null;
-  }
-
-  /** Bytes of a size such as {@code 4096}, {@code 512m}, {@code 2g}; -1 when it is not one. */
-  static long parseSize(String text) {
-    if (text == null) {
-      return -1;
-    }
-    String t = text.strip().toLowerCase(Locale.ROOT);
-    long unit = 1;
-    if (t.endsWith("k") || t.endsWith("m") || t.endsWith("g")) {
-      unit = t.endsWith("k") ? 1L << 10 : t.endsWith("m") ? 1L << 20 : 1L << 30;
-      t = t.substring(0, t.length() - 1);
-    }
-    try {
-      long n = Long.parseLong(t);
-      return n > 0 && n <= Long.MAX_VALUE / unit ? n * unit : -1;
-    } catch (NumberFormatException e) {
-      return -1;
-    }
   }
 
   /** A local archive, or directory of archives, as a source. */

@@ -5,21 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.luben.zstd.Zstd;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Random;
-import java.util.zip.GZIPOutputStream;
-import org.apache.commons.compress.compressors.bzip2.BZip2CompressorOutputStream;
-import org.apache.commons.compress.compressors.lz4.BlockLZ4CompressorOutputStream;
 import org.junit.jupiter.api.Test;
-import org.tukaani.xz.LZMA2Options;
-import org.tukaani.xz.XZOutputStream;
 
 class CompressionTest {
 
@@ -111,44 +104,19 @@ class CompressionTest {
   }
 
   private static byte[] gzip(byte[] bytes) throws IOException {
-    var out = new ByteArrayOutputStream();
-    try (OutputStream gzip = new GZIPOutputStream(out)) {
-      gzip.write(bytes);
-    }
-    return out.toByteArray();
+    return Compressors.compress(Compression.GZIP, bytes);
   }
 
   private static byte[] bzip2(byte[] bytes) throws IOException {
-    var out = new ByteArrayOutputStream();
-    try (OutputStream bzip2 = new BZip2CompressorOutputStream(out)) {
-      bzip2.write(bytes);
-    }
-    return out.toByteArray();
+    return Compressors.compress(Compression.BZIP2, bytes);
   }
 
   private static byte[] xz(byte[] bytes) throws IOException {
-    var out = new ByteArrayOutputStream();
-    try (OutputStream xz = new XZOutputStream(out, new LZMA2Options())) {
-      xz.write(bytes);
-    }
-    return out.toByteArray();
+    return Compressors.compress(Compression.XZ, bytes);
   }
 
-  /** As Dovecot's {@code ostream-lz4.c} writes: its header, then each chunk's length and block. */
   private static byte[] dovecotLz4(byte[] bytes, int chunkSize) throws IOException {
-    var out = new ByteArrayOutputStream();
-    out.write("Dovecot-LZ4\r".getBytes(StandardCharsets.US_ASCII));
-    out.write(new byte[] {0x2a, (byte) 0x9b, (byte) 0xc5});
-    out.write(ByteBuffer.allocate(4).putInt(chunkSize).array());
-    for (int at = 0; at < bytes.length; at += chunkSize) {
-      var block = new ByteArrayOutputStream();
-      try (OutputStream lz4 = new BlockLZ4CompressorOutputStream(block)) {
-        lz4.write(bytes, at, Math.min(chunkSize, bytes.length - at));
-      }
-      out.write(ByteBuffer.allocate(4).putInt(block.size()).array());
-      block.writeTo(out);
-    }
-    return out.toByteArray();
+    return Compressors.dovecotLz4(bytes, chunkSize);
   }
 
   private static byte[] concat(byte[] a, byte[] b) {

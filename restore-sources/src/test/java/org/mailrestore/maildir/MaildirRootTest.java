@@ -33,10 +33,7 @@ class MaildirRootTest {
 
     MaildirSource one =
         MaildirSource.oneUser(
-            maildir,
-            "Alice@Example.org",
-            MaildirLayout.AUTO,
-            java.util.function.UnaryOperator.identity());
+            maildir, "Alice@Example.org", MaildirLayout.AUTO, MaildirReading.PLAIN);
     assertThat(one.accountIds()).containsExactly("alice");
     assertThat(one.account("alice"))
         .isInstanceOfSatisfying(
@@ -45,7 +42,8 @@ class MaildirRootTest {
     assertThat(one.accountRef("alice"))
         .as("another account restored from the same directory is another account")
         .isNotEqualTo(
-            MaildirSource.oneUser(maildir, "alice@example.net", MaildirLayout.AUTO, b -> b)
+            MaildirSource.oneUser(
+                    maildir, "alice@example.net", MaildirLayout.AUTO, MaildirReading.PLAIN)
                 .accountRef("alice"));
 
     FieldProblems problems = new FieldProblems();
@@ -118,7 +116,7 @@ class MaildirRootTest {
     assertThat(messages(tree, "alice")).containsExactly("2 inbox", "5 sent");
     MaildirSource one =
         MaildirSource.oneUser(
-            vmail.resolve("alice"), "alice@example.org", MaildirLayout.AUTO, b -> b);
+            vmail.resolve("alice"), "alice@example.org", MaildirLayout.AUTO, MaildirReading.PLAIN);
     assertThat(messages(one, "alice")).containsExactly("2 inbox", "5 sent");
     assertThatThrownBy(
             () -> new MaildirSource(vmail.resolve("alice"), "example.org", MaildirLayout.AUTO))
@@ -147,7 +145,7 @@ class MaildirRootTest {
     Files.createDirectories(vmail.resolve(".snapshot/hourly.0"));
     Files.writeString(vmail.resolve("README"), "not mail\n");
 
-    MaildirSource tree = MaildirSource.ofDomains(vmail, MaildirLayout.AUTO, b -> b);
+    MaildirSource tree = MaildirSource.ofDomains(vmail, MaildirLayout.AUTO, MaildirReading.PLAIN);
     assertThat(tree.accountIds())
         .containsExactly(
             "alice@example.org", "bob@example.com", "example.org/John Smith", "not-a-domain");

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.blob.PathFence;
 import org.mailrestore.blob.StorageLimits;
 import org.mailrestore.blob.s3.S3Profiles;
 import org.mailrestore.files.Compression;
@@ -272,10 +273,10 @@ class MboxSourceTest {
                 + "\n")
             .getBytes(StandardCharsets.US_ASCII);
     Files.write(file, first);
-    assertThat(MboxItems.resolve(Compression.NONE, file, MboxDialect.AUTO))
+    assertThat(MboxItems.resolve(PathFence.NONE, Compression.NONE, file, MboxDialect.AUTO))
         .isEqualTo(MboxDialect.MBOXRD);
     Files.write(file, gzip(first));
-    assertThat(MboxItems.resolve(Compression.GZIP, file, MboxDialect.AUTO))
+    assertThat(MboxItems.resolve(PathFence.NONE, Compression.GZIP, file, MboxDialect.AUTO))
         .isEqualTo(MboxDialect.MBOXRD);
     byte[] exact =
         ("From a@b Mon Jan  1 00:00:00 2024\nContent-Length: 300001\nSubject: big\n\n"
@@ -283,7 +284,7 @@ class MboxSourceTest {
                 + "\n")
             .getBytes(StandardCharsets.US_ASCII);
     Files.write(file, exact);
-    assertThat(MboxItems.resolve(Compression.NONE, file, MboxDialect.AUTO))
+    assertThat(MboxItems.resolve(PathFence.NONE, Compression.NONE, file, MboxDialect.AUTO))
         .as("a header that leads exactly to the end of the file")
         .isEqualTo(MboxDialect.MBOXCL2);
   }

@@ -31,7 +31,6 @@ import org.mailrestore.source.ItemStream;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceContext;
 import org.mailrestore.source.SourceProblem;
-import org.mailrestore.source.SourceSpec;
 
 /**
  * A hand-built archive with every item type Zimbra exports and the forms older versions wrote, read
@@ -361,10 +360,5 @@ class ZimbraArchiveTest {
                     Set.of("Carol@Example.org")))) {
       assertThat(source.accountIds()).containsExactly("carol@example.org");
     }
-  }
-
-  static SourceSpec spec(Path location, String maxEntry) {
-    return ZimbraTgzKind.local(location)
-        .withOptions(Map.of(ZimbraTgzKind.MAX_ENTRY_BYTES, maxEntry));
   }
 }

@@ -16,6 +16,11 @@ public enum FailureReason {
   CORRUPT_BLOB,
   /** Reading or writing the blob failed. */
   BLOB_IO,
+  /**
+   * The item is larger, once decompressed, than the largest item a restore reads
+   * (mailrestore.limits.max-item-size): a decompression bomb, or a limit to raise.
+   */
+  ITEM_TOO_LARGE,
   /** The item's folder is not in the backup (nor a system folder). */
   FOLDER_MISSING,
   /** Warning: a folder without its parent was restored under the recovery folder. */
@@ -66,6 +71,7 @@ public enum FailureReason {
       case SIZE_MISMATCH -> SIZE_MISMATCH;
       case CORRUPT_COMPRESSION -> CORRUPT_BLOB;
       case IO_ERROR -> BLOB_IO;
+      case TOO_LARGE -> ITEM_TOO_LARGE;
     };
   }
 

@@ -55,6 +55,8 @@ public final class Json {
     String kind;
     if (e instanceof tools.jackson.core.exc.StreamConstraintsException) {
       kind = "a value beyond the length or nesting allowed";
+    } else if (e instanceof tools.jackson.core.exc.InputCoercionException) {
+      kind = "a number out of range";
     } else if (original.contains("UTF-8") || original.contains("UTF8")) {
       kind = "not valid UTF-8";
     } else if (e instanceof tools.jackson.core.exc.StreamReadException

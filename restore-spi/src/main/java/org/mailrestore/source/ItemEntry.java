@@ -1,5 +1,6 @@
 package org.mailrestore.source;
 
+import org.mailrestore.kind.FailureReason;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
 
@@ -30,7 +31,21 @@ public sealed interface ItemEntry {
    * @param type the item's type when it could be read, else null
    * @param fatal true when the rest of the stream cannot be read either (a truncated or corrupt
    *     compressed stream); the iteration ends after this entry
+   * @param failure what the restore records it as: {@link FailureReason#INVALID_ITEM}, or {@link
+   *     FailureReason#ITEM_TOO_LARGE} for an item over the largest a restore reads
    */
-  record Undecodable(int itemId, ItemType type, String location, String reason, boolean fatal)
-      implements ItemEntry {}
+  record Undecodable(
+      int itemId,
+      ItemType type,
+      String location,
+      String reason,
+      boolean fatal,
+      FailureReason failure)
+      implements ItemEntry {
+
+    /** A record that does not decode or is invalid. */
+    public Undecodable(int itemId, ItemType type, String location, String reason, boolean fatal) {
+      this(itemId, type, location, reason, fatal, FailureReason.INVALID_ITEM);
+    }
+  }
 }

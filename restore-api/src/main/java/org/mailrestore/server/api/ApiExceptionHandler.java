@@ -167,4 +167,14 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     }
     return ResponseEntity.badRequest().body(badRequest("the request has invalid fields", errors));
   }
+
+  /** The framework's own problems (405, 415, 406...) named as ours are: with a {@code type}. */
+  @Override
+  protected ResponseEntity<Object> createResponseEntity(
+      Object body, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    if (body instanceof ProblemDetail p && p.getType() == null) {
+      p.setType(java.net.URI.create("about:blank"));
+    }
+    return super.createResponseEntity(body, headers, status, request);
+  }
 }

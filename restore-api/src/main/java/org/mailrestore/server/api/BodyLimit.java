@@ -17,7 +17,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * A bound on request bodies ({@code mailrestore.api.max-body-size}, 1 MB by default): a body
+ * A bound on request bodies ({@code mailrestore.api.max-body-size}, 8 MB by default): a body
  * announced larger is answered 413 before any of it is read; a body that turns out larger (sent in
  * chunks) stops being read at the bound and is answered 413 too. Nothing the API takes comes near
  * it: 10,000 account names fit in a third of it.

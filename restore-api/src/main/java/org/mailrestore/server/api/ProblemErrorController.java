@@ -1,6 +1,7 @@
 package org.mailrestore.server.api;
 
 import io.swagger.v3.oas.annotations.Hidden;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.boot.webmvc.error.ErrorController;
@@ -36,6 +37,10 @@ class ProblemErrorController implements ErrorController {
   }
 
   private static HttpStatus status(HttpServletRequest request) {
+    if (request.getDispatcherType() != DispatcherType.ERROR
+        && request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE) == null) {
+      return HttpStatus.NOT_FOUND; // asked for by its address: there is no such page
+    }
     Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
     HttpStatus status =
         code instanceof Integer i ? HttpStatus.resolve(i) : HttpStatus.INTERNAL_SERVER_ERROR;

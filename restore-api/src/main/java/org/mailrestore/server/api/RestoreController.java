@@ -78,7 +78,7 @@ public class RestoreController {
   public Page<OperationView> list(
       @RequestParam(required = false) OperationState state,
       @RequestParam(defaultValue = "0") @Min(0) @Max(Page.MAX_PAGE) int page,
-      @RequestParam(defaultValue = "20") @Min(1) @Max(500) int size)
+      @RequestParam(defaultValue = "20") @Min(1) @Max(Page.MAX_SIZE) int size)
       throws SQLException {
     return restores.list(state, page, size);
   }

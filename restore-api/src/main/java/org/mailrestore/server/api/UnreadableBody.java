@@ -6,6 +6,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.exc.InputCoercionException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.exc.InvalidNullException;
 import tools.jackson.databind.exc.MismatchedInputException;
@@ -66,6 +67,7 @@ final class UnreadableBody {
                   ? v.getCause().getMessage()
                   : "has an invalid value");
       case MismatchedInputException m -> new FieldErrors.FieldError(field, mismatch(m));
+      case InputCoercionException c -> new FieldErrors.FieldError(field, outOfRange(c));
       case StreamReadException r -> syntax(r, field);
       default -> new FieldErrors.FieldError(field, "cannot be read");
     };
@@ -80,6 +82,25 @@ final class UnreadableBody {
     return type == null
         ? "has the wrong type"
         : "has the wrong type: expected " + typeName(type) + ", with no conversion";
+  }
+
+  private static String outOfRange(InputCoercionException c) {
+    Class<?> type = c.getTargetType();
+    if (type == int.class || type == Integer.class) {
+      return "is out of range: must be a whole number from "
+          + Integer.MIN_VALUE
+          + " to "
+          + Integer.MAX_VALUE
+          + " (and within the field's documented bounds)";
+    }
+    if (type == long.class || type == Long.class) {
+      return "is out of range: must be a whole number from "
+          + Long.MIN_VALUE
+          + " to "
+          + Long.MAX_VALUE
+          + " (and within the field's documented bounds)";
+    }
+    return "is out of range" + (type == null ? "" : " for " + typeName(type));
   }
 
   private static String typeName(Class<?> type) {

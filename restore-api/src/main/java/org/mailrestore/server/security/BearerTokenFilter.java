@@ -36,6 +36,10 @@ final class BearerTokenFilter extends OncePerRequestFilter {
       return;
     }
     Optional<ApiTokens.Holder> holder = tokens.find(header.substring(PREFIX.length()).strip());
+    if (holder.isEmpty() && isHealth(request)) {
+      chain.doFilter(request, response); // open to probes, whatever they send: as anonymous
+      return;
+    }
     if (holder.isEmpty()) {
       SecurityContextHolder.clearContext();
       problems.commence(request, response, new BadCredentialsException("unknown token"));
@@ -52,5 +56,10 @@ final class BearerTokenFilter extends OncePerRequestFilter {
     } finally {
       SecurityContextHolder.clearContext();
     }
+  }
+
+  private static boolean isHealth(HttpServletRequest request) {
+    String path = request.getRequestURI();
+    return path.equals("/actuator/health") || path.startsWith("/actuator/health/");
   }
 }

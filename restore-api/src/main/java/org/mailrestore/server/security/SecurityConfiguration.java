@@ -38,6 +38,9 @@ class SecurityConfiguration {
                 .permitAll()
                 .requestMatchers("/actuator/health", "/actuator/health/**")
                 .permitAll()
+                // Asked for by its address, the error page answers 404 to anyone.
+                .requestMatchers("/error")
+                .permitAll()
                 .requestMatchers(HttpMethod.GET, "/api/**")
                 .hasAnyRole("VIEWER", "ADMIN")
                 .requestMatchers(HttpMethod.HEAD, "/api/**")

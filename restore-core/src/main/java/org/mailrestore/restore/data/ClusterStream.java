@@ -271,12 +271,7 @@ final class ClusterStream {
           if (u.type() == null || !u.type().isContainer()) {
             failures.add(
                 records.failure(
-                    Phase.DATA,
-                    FailureReason.INVALID_ITEM,
-                    sourceId,
-                    u.itemId(),
-                    u.location(),
-                    u.reason()));
+                    Phase.DATA, u.failure(), sourceId, u.itemId(), u.location(), u.reason()));
             records.metrics().items("failed", u.type(), 1);
             failed++;
           }

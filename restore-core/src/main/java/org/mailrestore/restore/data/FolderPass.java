@@ -144,12 +144,7 @@ final class FolderPass {
             if (u.type() != null && u.type().isContainer()) {
               failures.add(
                   records.failure(
-                      Phase.DATA,
-                      FailureReason.INVALID_ITEM,
-                      sourceId,
-                      u.itemId(),
-                      u.location(),
-                      u.reason()));
+                      Phase.DATA, u.failure(), sourceId, u.itemId(), u.location(), u.reason()));
             }
           }
         }

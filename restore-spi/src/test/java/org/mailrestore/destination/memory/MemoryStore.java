@@ -36,6 +36,7 @@ public final class MemoryStore {
   final Map<String, String> aliasOwners = new HashMap<>();
   final Map<BlobDigest, byte[]> contents = new HashMap<>();
   private final String name;
+  private final java.util.Set<String> faultyGrants = new java.util.HashSet<>();
   private int nextKey = 1;
 
   private MemoryStore(String name) {
@@ -87,6 +88,26 @@ public final class MemoryStore {
     byte[] bytes = s.content().clone();
     bytes[bytes.length / 2] ^= 1;
     mailbox(account).items.put(itemId, new Stored(s.id(), s.type(), s.state(), bytes));
+  }
+
+  /** The grants on an account's folders, as the target holds them. */
+  public synchronized List<Grant> grants(String account) {
+    Mailbox m = mailbox(account);
+    return m == null ? List.of() : List.copyOf(m.grants);
+  }
+
+  /**
+   * From now on, granting on this account's folders fails as a bug of the target's own would (an
+   * unchecked exception): what the engine must keep to that account.
+   */
+  public synchronized void breakGrantsOf(String account) {
+    faultyGrants.add(key(account));
+  }
+
+  synchronized void checkGrantable(Mailbox m) {
+    if (faultyGrants.contains(key(m.account.name()))) {
+      throw new IllegalStateException("the store's grants of " + m.account.name() + " are broken");
+    }
   }
 
   /** Drops the first grant of the first account that has one; false when none has. */

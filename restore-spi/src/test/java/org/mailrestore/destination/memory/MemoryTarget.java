@@ -72,6 +72,7 @@ final class MemoryTarget implements MailTarget {
       public boolean grant(ProvisionedAccount owner, int folder, Grant grant, String granteeId) {
         synchronized (store) {
           MemoryStore.Mailbox m = store.mailbox(owner.key());
+          store.checkGrantable(m);
           m.grants.removeIf(g ->
               g.folderId() == folder
                   && g.granteeType() == grant.granteeType()
