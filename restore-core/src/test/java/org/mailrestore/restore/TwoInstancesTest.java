@@ -32,6 +32,9 @@ class TwoInstancesTest {
       ExecutorService threads = Executors.newFixedThreadPool(2);
       String id =
           f.engine.submit(RestoreRequest.local(backup.toString()).withClusterSize(30), null);
+      // Held to a pace (about 3 s for the 3,000 items), so neither instance is done before the
+      // other starts on a fast machine.
+      f.engine.bookkeeping().throttles().set(id, Pace.of(1000.0, null));
       CompletableFuture<OperationSummary> first =
           CompletableFuture.supplyAsync(
               () -> {
