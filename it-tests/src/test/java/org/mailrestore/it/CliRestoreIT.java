@@ -202,6 +202,9 @@ class CliRestoreIT {
                       backup.toString(),
                       "--concurrent-accounts",
                       "1",
+                      // about 3 s for the 8,600 items: long enough for progress lines anywhere
+                      "--max-items-per-second",
+                      "3000",
                       "--every",
                       "1"),
                   target));
