@@ -1,6 +1,7 @@
 package org.mailrestore.restore;
 
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.destination.ProvisionedAccount;
 import org.mailrestore.restore.bookkeeping.IdSpace;
 
@@ -17,29 +18,38 @@ public record AccountProgress(
     String sourceAccountId,
     String accountName,
     AccountState state,
-    Integer targetKey,
-    String targetId,
-    Integer sourceRef,
+    @Nullable Integer targetKey,
+    @Nullable String targetId,
+    @Nullable Integer sourceRef,
     boolean fresh,
     long itemsRestored,
     long itemsSkipped,
     long itemsFailed,
     long bytesRestored,
     long dedupHits,
-    String leaseOwner,
-    Instant startedAt,
-    Instant finishedAt,
-    String error) {
+    @Nullable String leaseOwner,
+    @Nullable Instant startedAt,
+    @Nullable Instant finishedAt,
+    @Nullable String error) {
 
   /** The account in the target, once provisioned; null before. */
-  public ProvisionedAccount target() {
+  public @Nullable ProvisionedAccount target() {
     return targetKey == null
         ? null
         : new ProvisionedAccount(targetKey, targetId, accountName, fresh);
   }
 
   /** Its id map, once provisioned; null before. */
-  public IdSpace idSpace() {
+  public @Nullable IdSpace idSpace() {
     return targetKey == null || sourceRef == null ? null : new IdSpace(targetKey, sourceRef);
+  }
+
+  /** Its id map, for an account provisioned: phases 2 and 3 work on no other. */
+  public IdSpace provisionedIdSpace() {
+    IdSpace space = idSpace();
+    if (space == null) {
+      throw new IllegalStateException("account " + accountName + " is not provisioned");
+    }
+    return space;
   }
 }

@@ -1,6 +1,7 @@
 package org.mailrestore.restore;
 
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /** A failure (or, with severity warning, a repair) recorded for an operation. */
 public record FailureRecord(
@@ -12,4 +13,4 @@ public record FailureRecord(
     String reason,
     String location,
     String detail,
-    Instant recordedAt) {}
+    @Nullable Instant recordedAt) {}

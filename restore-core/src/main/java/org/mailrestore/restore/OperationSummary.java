@@ -1,6 +1,7 @@
 package org.mailrestore.restore;
 
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An operation as it stands: state, phase, timings and counters summed over its accounts.
@@ -12,16 +13,16 @@ import java.time.Instant;
 public record OperationSummary(
     String id,
     OperationState state,
-    Phase phase,
+    @Nullable Phase phase,
     String source,
-    RestoreRequest request,
+    @Nullable RestoreRequest request,
     Instant createdAt,
-    Instant startedAt,
-    Instant finishedAt,
-    Long provisioningMillis,
-    Long dataMillis,
-    Long sharesMillis,
-    String message,
+    @Nullable Instant startedAt,
+    @Nullable Instant finishedAt,
+    @Nullable Long provisioningMillis,
+    @Nullable Long dataMillis,
+    @Nullable Long sharesMillis,
+    @Nullable String message,
     Counts counts) {
 
   /**

@@ -2,6 +2,7 @@ package org.mailrestore.restore;
 
 import java.time.Duration;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An operation as the API shows it.
@@ -13,20 +14,21 @@ import java.time.Instant;
 public record OperationView(
     String id,
     OperationState state,
-    Phase phase,
+    @Nullable Phase phase,
     String source,
-    RestoreRequest request,
+    @Nullable RestoreRequest request,
     Instant createdAt,
-    Instant startedAt,
-    Instant finishedAt,
+    @Nullable Instant startedAt,
+    @Nullable Instant finishedAt,
     Phases phases,
     OperationSummary.Counts counts,
-    Rates rates,
-    Instant eta,
-    String message) {
+    @Nullable Rates rates,
+    @Nullable Instant eta,
+    @Nullable String message) {
 
   /** Milliseconds spent in each phase (a resumed phase adds up). */
-  public record Phases(Long provisioningMs, Long dataMs, Long sharesMs) {}
+  public record Phases(
+      @Nullable Long provisioningMs, @Nullable Long dataMs, @Nullable Long sharesMs) {}
 
   public record Rates(double itemsPerSecond, double bytesPerSecond) {}
 
@@ -34,13 +36,13 @@ public record OperationView(
   public static OperationView of(OperationSummary s, Instant now) {
     OperationSummary.Counts c = s.counts();
     Duration data = dataTime(s, now);
-    Rates rates = null;
+    @Nullable Rates rates = null;
     if (data != null && data.toMillis() > 0) {
       double seconds = data.toMillis() / 1000.0;
       rates =
           new Rates((c.itemsRestored() + c.itemsSkipped()) / seconds, c.bytesRestored() / seconds);
     }
-    Instant eta = null;
+    @Nullable Instant eta = null;
     if (s.state() == OperationState.RUNNING
         && s.phase() == Phase.DATA
         && data != null
@@ -66,7 +68,7 @@ public record OperationView(
   }
 
   /** How long phase 2 has run: as recorded once it ended, else since it started (estimated). */
-  private static Duration dataTime(OperationSummary s, Instant now) {
+  private static @Nullable Duration dataTime(OperationSummary s, Instant now) {
     if (s.dataMillis() != null && s.phase() != Phase.DATA) {
       return Duration.ofMillis(s.dataMillis());
     }

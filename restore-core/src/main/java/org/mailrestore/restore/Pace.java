@@ -1,10 +1,12 @@
 package org.mailrestore.restore;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * How fast an operation may go, so that a restore into a live server leaves it room: items and
  * bytes per second; null for no bound.
  */
-public record Pace(Double itemsPerSecond, Double bytesPerSecond) {
+public record Pace(@Nullable Double itemsPerSecond, @Nullable Double bytesPerSecond) {
 
   /** As fast as the bounds on concurrency allow. */
   public static final Pace UNLIMITED = new Pace(null, null);
@@ -29,12 +31,12 @@ public record Pace(Double itemsPerSecond, Double bytesPerSecond) {
   }
 
   /** From the figures people give: items per second and megabytes (10^6 bytes) per second. */
-  public static Pace of(Double itemsPerSecond, Double megabytesPerSecond) {
+  public static Pace of(@Nullable Double itemsPerSecond, @Nullable Double megabytesPerSecond) {
     return new Pace(itemsPerSecond, megabytesPerSecond == null ? null : megabytesPerSecond * 1e6);
   }
 
   /** The byte bound in megabytes (10^6 bytes) per second, as people give it; null for none. */
-  public Double megabytesPerSecond() {
+  public @Nullable Double megabytesPerSecond() {
     return bytesPerSecond == null ? null : bytesPerSecond / 1e6;
   }
 

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.kind.FailureReason;
 import org.mailrestore.mail.ItemType;
 
@@ -71,7 +72,7 @@ public final class RestoreMetrics {
     return registry;
   }
 
-  public void items(String outcome, ItemType type, long count) {
+  public void items(String outcome, @Nullable ItemType type, long count) {
     if (count > 0) {
       Counter.builder("mailrestore.items")
           .description(

@@ -2,6 +2,7 @@ package org.mailrestore.restore;
 
 import java.time.Instant;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.destination.TargetSpec;
 import org.mailrestore.mail.PointInTime;
 import org.mailrestore.source.SourceSpec;
@@ -23,9 +24,9 @@ import org.mailrestore.source.SourceSpec;
 public record RestoreRequest(
     SourceSpec source,
     Selection selection,
-    Instant asOf,
-    Instant undeleteFrom,
-    Instant undeleteTo,
+    @Nullable Instant asOf,
+    @Nullable Instant undeleteFrom,
+    @Nullable Instant undeleteTo,
     ConflictPolicy conflictPolicy,
     String newAccountSuffix,
     int concurrentAccounts,
@@ -63,7 +64,16 @@ public record RestoreRequest(
   /** Restores everything from a source with the defaults. */
   public static RestoreRequest of(SourceSpec source) {
     return new RestoreRequest(
-        source, Selection.ALL, null, null, null, ConflictPolicy.MERGE, null, 0, 0, List.of());
+        source,
+        Selection.ALL,
+        null,
+        null,
+        null,
+        ConflictPolicy.MERGE,
+        DEFAULT_SUFFIX,
+        0,
+        0,
+        List.of());
   }
 
   public RestoreRequest withSource(SourceSpec value) {

@@ -9,6 +9,7 @@ import jakarta.validation.constraints.Size;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.kind.FieldProblems;
 import org.mailrestore.source.SourceSpec;
 import tools.jackson.databind.annotation.JsonDeserialize;
@@ -30,26 +31,26 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  */
 public record RestoreRequestBody(
     @NotNull SourceSpec source,
-    @Size(max = MAX_NAMES) List<@NotNull @Size(min = 1, max = 255) String> accounts,
-    @Size(max = MAX_NAMES) List<@NotNull @Size(min = 1, max = 255) String> domains,
-    Boolean skipSystemAccounts,
-    Boolean skipAliases,
-    Boolean skipLists,
-    Boolean skipCos,
-    Boolean skipProvisioning,
-    Boolean provisioningOnly,
-    @JsonDeserialize(using = IsoInstant.class) Instant asOf,
-    @JsonDeserialize(using = IsoInstant.class) Instant undeleteFrom,
-    @JsonDeserialize(using = IsoInstant.class) Instant undeleteTo,
-    @Pattern(regexp = "skip|merge|replace|new-account") String conflictPolicy,
-    @Size(max = 64) String newAccountSuffix,
-    @Min(0) @Max(1024) Integer concurrentAccounts,
-    @Min(0) @Max(100_000) Integer clusterSize,
-    @Positive @Max(Pace.MAX_ITEMS_PER_SECOND) Double maxItemsPerSecond,
-    @Positive @Max(Pace.MAX_MB_PER_SECOND) Double maxMbPerSecond,
-    @Size(max = 255) String into,
-    @Size(max = 10_000) List<@NotNull @Positive Integer> items,
-    @Size(max = 1_000) List<@NotNull @Size(min = 1, max = 1024) String> folders) {
+    @Size(max = MAX_NAMES) @Nullable List<@NotNull @Size(min = 1, max = 255) String> accounts,
+    @Size(max = MAX_NAMES) @Nullable List<@NotNull @Size(min = 1, max = 255) String> domains,
+    @Nullable Boolean skipSystemAccounts,
+    @Nullable Boolean skipAliases,
+    @Nullable Boolean skipLists,
+    @Nullable Boolean skipCos,
+    @Nullable Boolean skipProvisioning,
+    @Nullable Boolean provisioningOnly,
+    @JsonDeserialize(using = IsoInstant.class) @Nullable Instant asOf,
+    @JsonDeserialize(using = IsoInstant.class) @Nullable Instant undeleteFrom,
+    @JsonDeserialize(using = IsoInstant.class) @Nullable Instant undeleteTo,
+    @Pattern(regexp = "skip|merge|replace|new-account") @Nullable String conflictPolicy,
+    @Size(max = 64) @Nullable String newAccountSuffix,
+    @Min(0) @Max(1024) @Nullable Integer concurrentAccounts,
+    @Min(0) @Max(100_000) @Nullable Integer clusterSize,
+    @Positive @Max(Pace.MAX_ITEMS_PER_SECOND) @Nullable Double maxItemsPerSecond,
+    @Positive @Max(Pace.MAX_MB_PER_SECOND) @Nullable Double maxMbPerSecond,
+    @Size(max = 255) @Nullable String into,
+    @Size(max = 10_000) @Nullable List<@NotNull @Positive Integer> items,
+    @Size(max = 1_000) @Nullable List<@NotNull @Size(min = 1, max = 1024) String> folders) {
 
   /** The most accounts or domains one request names (more: restore all, or by domain). */
   public static final int MAX_NAMES = 10_000;
@@ -160,23 +161,23 @@ public record RestoreRequestBody(
             new LinkedHashSet<>(items == null ? List.of() : items),
             new LinkedHashSet<>(folders == null ? List.of() : folders));
     return new RestoreRequest(
-        checked,
+        java.util.Objects.requireNonNull(checked),
         selection,
         asOf,
         undeleteFrom,
         undeleteTo,
         conflictPolicy == null ? ConflictPolicy.MERGE : ConflictPolicy.parse(conflictPolicy),
-        newAccountSuffix,
+        newAccountSuffix == null ? RestoreRequest.DEFAULT_SUFFIX : newAccountSuffix,
         concurrentAccounts == null ? 0 : concurrentAccounts,
         clusterSize == null ? 0 : clusterSize,
-        null);
+        List.of());
   }
 
   private static boolean tooLong(String value, int max) {
     return value != null && value.length() > max;
   }
 
-  private static boolean on(Boolean flag) {
+  private static boolean on(@Nullable Boolean flag) {
     return Boolean.TRUE.equals(flag);
   }
 }

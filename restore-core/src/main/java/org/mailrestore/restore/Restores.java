@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.destination.MailTarget;
 import org.mailrestore.destination.TargetSpec;
 import org.mailrestore.export.ExportFormat;
@@ -43,7 +44,7 @@ public final class Restores implements AutoCloseable {
   private final Bookkeeping books;
   private final OperationStore operations;
   private final BackgroundRuns runs;
-  private WorkloadGauges gauges;
+  private @Nullable WorkloadGauges gauges;
 
   private Restores(RestoreRuntime runtime) {
     this.runtime = runtime;

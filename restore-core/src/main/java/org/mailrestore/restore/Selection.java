@@ -3,6 +3,7 @@ package org.mailrestore.restore;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.mail.Account;
 
 /**
@@ -32,7 +33,7 @@ public record Selection(
     boolean skipCos,
     boolean skipProvisioning,
     boolean provisioningOnly,
-    String into,
+    @Nullable String into,
     Set<Integer> items,
     Set<String> folders) {
 
@@ -83,7 +84,7 @@ public record Selection(
   }
 
   /** The same, restoring into {@code into} only {@code items} and {@code folders}. */
-  public Selection withScope(String into, Set<Integer> items, Set<String> folders) {
+  public Selection withScope(@Nullable String into, Set<Integer> items, Set<String> folders) {
     return new Selection(
         domains,
         accounts,

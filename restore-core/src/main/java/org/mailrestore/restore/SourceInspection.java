@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
@@ -34,8 +35,8 @@ public record SourceInspection(
     List<String> unreadable,
     long items,
     long bytes,
-    Instant earliest,
-    Instant latest) {
+    @Nullable Instant earliest,
+    @Nullable Instant latest) {
 
   /**
    * One account.
@@ -54,8 +55,8 @@ public record SourceInspection(
       long bytes,
       long deleted,
       long undecodable,
-      Instant earliest,
-      Instant latest) {}
+      @Nullable Instant earliest,
+      @Nullable Instant latest) {}
 
   /** Reads every account of the source once, opening no content. */
   public static SourceInspection of(MailSource source) throws IOException {
@@ -155,8 +156,8 @@ public record SourceInspection(
 
   /** The oldest and newest instants seen; epoch 0 (a source without history) is no instant. */
   private static final class Range {
-    private Instant earliest;
-    private Instant latest;
+    private @Nullable Instant earliest;
+    private @Nullable Instant latest;
 
     void add(long epochMillis) {
       if (epochMillis > 0) {
@@ -164,7 +165,7 @@ public record SourceInspection(
       }
     }
 
-    void add(Instant t) {
+    void add(@Nullable Instant t) {
       if (t == null) {
         return;
       }

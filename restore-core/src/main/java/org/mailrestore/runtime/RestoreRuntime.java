@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.blob.s3.S3Profiles;
 import org.mailrestore.destination.MailTarget;
 import org.mailrestore.destination.RestoredStore;
@@ -37,7 +38,7 @@ import org.mailrestore.verify.VerifyReport;
 public final class RestoreRuntime implements AutoCloseable {
 
   private final DataSource dataSource;
-  private final AutoCloseable ownedPool;
+  private final @Nullable AutoCloseable ownedPool;
   private final MeterRegistry registry;
   private final RestoreMetrics metrics;
   private final S3Profiles s3;
@@ -50,9 +51,9 @@ public final class RestoreRuntime implements AutoCloseable {
   private final Sources sources;
   private final Targets targets;
   private final List<RestoreEngine> engines = new ArrayList<>();
-  private RestoreEngine engine;
+  private @Nullable RestoreEngine engine;
 
-  RestoreRuntime(RuntimeSettings<?> b, DataSource dataSource, AutoCloseable ownedPool) {
+  RestoreRuntime(RuntimeSettings<?> b, DataSource dataSource, @Nullable AutoCloseable ownedPool) {
     this.dataSource = dataSource;
     this.ownedPool = ownedPool;
     this.registry = b.registry;
@@ -151,7 +152,7 @@ public final class RestoreRuntime implements AutoCloseable {
   }
 
   /** A target (the default ones for null, composed when several), opened once and shared. */
-  public MailTarget target(TargetSpec spec) throws SQLException, IOException {
+  public MailTarget target(@Nullable TargetSpec spec) throws SQLException, IOException {
     return targets.open(spec == null ? List.of() : List.of(spec));
   }
 

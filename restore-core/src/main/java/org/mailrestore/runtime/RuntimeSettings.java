@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.blob.PathFence;
 import org.mailrestore.blob.Sha256;
 import org.mailrestore.blob.StorageLimits;
@@ -32,15 +33,15 @@ public abstract class RuntimeSettings<B extends RuntimeSettings<B>> {
 
   private static final Logger LOG = LoggerFactory.getLogger(RuntimeSettings.class);
 
-  DataSource dataSource;
-  String jdbcUrl;
-  String user;
-  String password;
+  @Nullable DataSource dataSource;
+  @Nullable String jdbcUrl;
+  @Nullable String user;
+  @Nullable String password;
   String poolName = "mailstore";
   MeterRegistry registry = new SimpleMeterRegistry();
-  RestoreMetrics metrics;
+  @Nullable RestoreMetrics metrics;
   Map<String, S3Settings> s3Settings = Map.of();
-  S3Profiles s3;
+  @Nullable S3Profiles s3;
   StorageLimits limits = StorageLimits.DEFAULT;
   PathFence fence = PathFence.NONE;
   Concurrency concurrency = Concurrency.forMachine();

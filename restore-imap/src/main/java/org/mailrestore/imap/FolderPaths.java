@@ -183,7 +183,7 @@ final class FolderPaths {
       int id = next++;
       ids.put(m, id);
       Parent p = m.parent();
-      int parentId = p.made() != null ? ids.get(p.made()) : p.id();
+      int parentId = parentId(p);
       ImapRecords.addFolder(c, accountId, new FolderRow(id, m.path(), m.name(), parentId));
       if (m.folder() == null) {
         journal.mapped(FolderBatch.RECOVERY_OLD_ID, id);
@@ -198,7 +198,7 @@ final class FolderPaths {
     for (Map.Entry<Made, Integer> e : ids.entrySet()) {
       Made m = e.getKey();
       Parent p = m.parent();
-      int parentId = p.made() != null ? ids.get(p.made()) : p.id();
+      int parentId = parentId(p);
       rows.put(e.getValue(), new FolderRow(e.getValue(), m.path(), m.name(), parentId));
     }
     ids.clear();
@@ -222,5 +222,20 @@ final class FolderPaths {
           return null;
         });
     return made.path();
+  }
+
+  /**
+   * A parent's id: a folder made in this batch was given its id before its children (the engine
+   * plans parents first), so a missing one is a fault of ours, said as such.
+   */
+  private int parentId(Parent p) {
+    if (p.made() == null) {
+      return p.id();
+    }
+    Integer id = ids.get(p.made());
+    if (id == null) {
+      throw new IllegalStateException("folder " + p.made().path() + " is made after its children");
+    }
+    return id;
   }
 }

@@ -86,8 +86,8 @@ final class MailstoreWriter implements MailboxWriter {
       int parent =
           switch (f.parent()) {
             case FolderBatch.Parent.System(int id) -> id;
-            case FolderBatch.Parent.Planned(int oldId) -> folders.get(oldId);
-            case FolderBatch.Parent.Recovery() -> recovery;
+            case FolderBatch.Parent.Planned(int oldId) -> known(folders.get(oldId), oldId);
+            case FolderBatch.Parent.Recovery() -> known(recovery, FolderBatch.RECOVERY_OLD_ID);
           };
       int id = ids.next();
       folders.put(f.oldId(), id);
@@ -159,5 +159,16 @@ final class MailstoreWriter implements MailboxWriter {
   @Override
   public void finish() throws SQLException {
     mailboxes.raiseItemIdCheckpoint(mailbox, ids.highest());
+  }
+
+  /**
+   * A parent's id, written before its children (the engine plans parents first): a missing one is a
+   * fault of ours, said as such rather than as a NullPointerException.
+   */
+  private static int known(Integer id, int oldId) {
+    if (id == null) {
+      throw new IllegalStateException("folder " + oldId + " is written after its children");
+    }
+    return id;
   }
 }

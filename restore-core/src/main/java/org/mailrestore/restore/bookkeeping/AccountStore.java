@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.destination.ProvisionedAccount;
 import org.mailrestore.restore.AccountProgress;
 import org.mailrestore.restore.AccountState;
@@ -127,7 +128,8 @@ public final class AccountStore {
   }
 
   /** Sets an account's final (or new) state and releases it. */
-  public void finish(String operationId, String sourceAccountId, AccountState state, String error)
+  public void finish(
+      String operationId, String sourceAccountId, AccountState state, @Nullable String error)
       throws SQLException {
     Sql.update(
         dataSource,

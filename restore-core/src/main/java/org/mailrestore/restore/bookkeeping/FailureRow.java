@@ -1,6 +1,7 @@
 package org.mailrestore.restore.bookkeeping;
 
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.kind.FailureReason;
 import org.mailrestore.restore.Phase;
 import org.mailrestore.sql.Sql;
@@ -22,7 +23,7 @@ public record FailureRow(
     Severity severity,
     String reason,
     String location,
-    String detail) {
+    @Nullable String detail) {
 
   /** Whether something was lost, or restored after a repair (a rename, a new parent). */
   public enum Severity {
@@ -37,7 +38,7 @@ public record FailureRow(
       String sourceAccountId,
       int itemId,
       String location,
-      String detail) {
+      @Nullable String detail) {
     return new FailureRow(
         sourceAccountId,
         itemId,

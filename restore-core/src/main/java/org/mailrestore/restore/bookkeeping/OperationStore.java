@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.mail.Json;
 import org.mailrestore.restore.AccountState;
 import org.mailrestore.restore.OperationState;
@@ -133,7 +134,8 @@ public final class OperationStore {
   }
 
   /** Ends the operation: its accounts are free for others, its retry count starts again. */
-  public void finish(String id, OperationState state, String message) throws SQLException {
+  public void finish(String id, OperationState state, @Nullable String message)
+      throws SQLException {
     Sql.update(
         dataSource,
         "UPDATE restore_operation SET state = ?, finished_at = NOW(3), message = ?, attempts = 0,"
@@ -169,7 +171,7 @@ public final class OperationStore {
                 rs.getString(3) == null ? null : Phase.valueOf(rs.getString(3)),
                 rs.getString(4),
                 request(rs.getString(5)),
-                instant(rs.getTimestamp(6)),
+                java.util.Objects.requireNonNull(instant(rs.getTimestamp(6))),
                 instant(rs.getTimestamp(7)),
                 instant(rs.getTimestamp(8)),
                 nullableLong(rs, 9),
@@ -184,7 +186,7 @@ public final class OperationStore {
    * The stored request, or null when it cannot be read back (stored by another version, or holding
    * a value since refused): such an operation can only be failed, never run.
    */
-  private static RestoreRequest request(String json) {
+  private static @Nullable RestoreRequest request(String json) {
     try {
       return Json.MAPPER.readValue(json, RestoreRequest.class);
     } catch (JacksonException | IllegalArgumentException e) {
@@ -410,7 +412,7 @@ public final class OperationStore {
         rs -> rs.getString(1));
   }
 
-  static Instant instant(Timestamp t) {
+  static @Nullable Instant instant(@Nullable Timestamp t) {
     return t == null ? null : t.toInstant();
   }
 }

@@ -57,12 +57,7 @@ final class AccountClaims {
       String why = waitingMessage(conflict.get());
       if (!why.equals(shown)) {
         LOG.info("operation {}: {}", run.id(), why);
-        db.call(
-            "showing the wait",
-            () -> {
-              operations.waiting(run.id(), why);
-              return null;
-            });
+        db.run("showing the wait", () -> operations.waiting(run.id(), why));
         shown = why;
       }
       notices.awaitEnding(poll, "accounts another operation restores");

@@ -11,6 +11,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +28,7 @@ public final class BackgroundRuns implements AutoCloseable {
   private final RestoreEngine engine;
   private final ExecutorService runs = Executors.newVirtualThreadPerTaskExecutor();
   private final Map<String, Future<?>> active = new ConcurrentHashMap<>();
-  private ScheduledExecutorService scanner;
+  private @Nullable ScheduledExecutorService scanner;
   private volatile boolean stopping;
 
   public BackgroundRuns(RestoreEngine engine) {

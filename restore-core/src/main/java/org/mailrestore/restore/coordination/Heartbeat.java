@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.restore.bookkeeping.OperationStore;
 import org.mailrestore.restore.run.CancelSignal;
 import org.slf4j.Logger;
@@ -23,7 +24,7 @@ final class Heartbeat {
   private final String instanceId;
   private final int leaseSeconds;
   private final Map<String, CancelSignal> running;
-  private ScheduledExecutorService scheduler;
+  private @Nullable ScheduledExecutorService scheduler;
   private boolean stopped;
 
   Heartbeat(

@@ -238,7 +238,6 @@ public final class RestoreEngine implements AutoCloseable {
 
   private void coordinate(OperationSummary operation, CancelSignal cancel) throws SQLException {
     String operationId = operation.id();
-    RestoreRequest request = operation.request();
     try (OperationRun run = runs.open(operation, cancel)) {
       if (operation.state().isFinished()) {
         operations.requeue(operationId); // asked to resume: pending until its accounts are free
@@ -253,7 +252,7 @@ public final class RestoreEngine implements AutoCloseable {
       if (!cancel.raised()) {
         notices.provisioned(operationId);
       }
-      if (!request.selection().provisioningOnly()) {
+      if (!run.request().selection().provisioningOnly()) {
         runPhase(run, Phase.DATA, () -> restoreAccounts(run));
         if (!cancel.raised()) {
           runPhase(run, Phase.SHARES, () -> new SharesRestorer(run, records).run());

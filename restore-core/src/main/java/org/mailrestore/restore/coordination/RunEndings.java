@@ -2,6 +2,7 @@ package org.mailrestore.restore.coordination;
 
 import java.sql.SQLException;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.kind.FailureReason;
 import org.mailrestore.restore.AccountProgress;
 import org.mailrestore.restore.AccountState;
@@ -158,7 +159,8 @@ final class RunEndings {
   }
 
   /** Ends the operation FAILED for good, its reason recorded; {@code cause} may be null. */
-  void failForGood(OperationSummary operation, String reason, Exception cause) throws SQLException {
+  void failForGood(OperationSummary operation, String reason, @Nullable Exception cause)
+      throws SQLException {
     LOG.error("operation {} failed: {}", operation.id(), reason, cause);
     OperationSummary now = operations.find(operation.id()).orElse(operation);
     Phase phase = now.phase() == null ? Phase.PROVISIONING : now.phase();

@@ -53,7 +53,7 @@ final class Submissions {
       return Optional.empty();
     }
     OperationSummary earlier = operations.find(existing.get()).orElseThrow();
-    if (!earlier.request().equals(request)) {
+    if (!request.equals(earlier.request())) {
       throw new IdempotencyKeyReusedException(
           "the idempotency key \""
               + key

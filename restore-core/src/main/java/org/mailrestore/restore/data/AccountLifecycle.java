@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.destination.MailboxWriter;
 import org.mailrestore.destination.WriteContext;
 import org.mailrestore.kind.FailureReason;
@@ -71,12 +72,9 @@ final class AccountLifecycle {
         // Stopped (cancel or shutdown): clusters in flight finished; another run continues.
         records
             .db()
-            .call(
+            .run(
                 "releasing an account",
-                () -> {
-                  records.books().accounts().release(run.id(), sourceId, records.instanceId());
-                  return null;
-                });
+                () -> records.books().accounts().release(run.id(), sourceId, records.instanceId()));
         return Optional.empty();
       }
       finish(state, null);
@@ -119,20 +117,17 @@ final class AccountLifecycle {
     }
   }
 
-  private void finish(AccountState state, String error) throws SQLException {
+  private void finish(AccountState state, @Nullable String error) throws SQLException {
     records
         .db()
-        .call(
+        .run(
             "finishing an account",
-            () -> {
-              records.books().accounts().finish(run.id(), sourceId, state, error);
-              return null;
-            });
+            () -> records.books().accounts().finish(run.id(), sourceId, state, error));
     records.metrics().accountDone(state);
   }
 
   /** Restores the account's items; returns null when stopped before the end. */
-  private AccountState restoreItems() throws IOException, SQLException {
+  private @Nullable AccountState restoreItems() throws IOException, SQLException {
     WriteContext context =
         new WriteContext(
             new BoundedContent(run.source().blobs(), workers, records.metrics()), workers.io());
@@ -146,10 +141,7 @@ final class AccountLifecycle {
       if (!done) {
         return null;
       }
-      TargetFailure.call(() -> {
-        writer.finish();
-        return null;
-      });
+      TargetFailure.run(writer::finish);
     }
     // Read to its end from the source the operation started with, or the account failed.
     run.confirmSource();

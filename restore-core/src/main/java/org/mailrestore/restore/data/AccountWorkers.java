@@ -45,12 +45,9 @@ public final class AccountWorkers {
     // is a leftover.
     records
         .db()
-        .call(
+        .run(
             "releasing leftover leases",
-            () -> {
-              records.books().accounts().releaseAll(run.id(), records.instanceId());
-              return null;
-            });
+            () -> records.books().accounts().releaseAll(run.id(), records.instanceId()));
     while (!run.cancel().raised()) {
       List<Future<?>> running = new ArrayList<>();
       for (int i = 0; i < workers.concurrency().accounts(); i++) {

@@ -73,7 +73,7 @@ final class ClusterCommit {
         run.id(),
         account.sourceAccountId(),
         records.instanceId(),
-        account.idSpace(),
+        account.provisionedIdSpace(),
         seq,
         skipped,
         failed,
@@ -104,39 +104,33 @@ final class ClusterCommit {
     if (!atomic) {
       records
           .db()
-          .call(
+          .run(
               "recording a cluster's start",
-              () -> {
-                records.books().checkpoints().started(run.id(), account.sourceAccountId(), seq);
-                return null;
-              });
+              () ->
+                  records.books().checkpoints().started(run.id(), account.sourceAccountId(), seq));
     }
     long started = System.nanoTime();
     ClusterRecord[] last = new ClusterRecord[1];
     int[] attempts = {0};
     records
         .db()
-        .call(
+        .run(
             "committing cluster " + seq + " of " + account.accountName(),
             () -> {
               ClusterRecord record =
                   new ClusterRecord(records.books().dataSource(), header, records.metrics());
               last[0] = record;
               try {
-                TargetFailure.call(() -> {
-                  writing.write(record, attempts[0]++ > 0);
-                  return null;
-                });
+                TargetFailure.run(() -> writing.write(record, attempts[0]++ > 0));
               } catch (SQLException e) {
                 // The connection may have died after the commit went through: the checkpoint
                 // row says whether it did, so a retry never writes a cluster twice.
                 if ((DatabaseRetry.isTransient(e) || e.getErrorCode() == DUPLICATE_KEY)
                     && record.isCommitted()) {
-                  return null;
+                  return;
                 }
                 throw e;
               }
-              return null;
             });
     last[0].committed();
     records.metrics().clusterCommit().record(System.nanoTime() - started, TimeUnit.NANOSECONDS);

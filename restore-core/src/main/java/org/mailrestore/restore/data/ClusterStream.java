@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.destination.ItemBatch;
 import org.mailrestore.destination.ItemBatch.ItemToWrite;
@@ -40,7 +41,11 @@ final class ClusterStream {
   static final long MAX_CLUSTER_BYTES = 64L << 20;
 
   /** An entry read from the stream, with its content when the target took it as it passed. */
-  private record Read(ItemEntry entry, Staged staged, FailureReason stageFailure, String detail) {}
+  private record Read(
+      ItemEntry entry,
+      @Nullable Staged staged,
+      @Nullable FailureReason stageFailure,
+      @Nullable String detail) {}
 
   private final OperationRun run;
   private final Records records;
@@ -247,7 +252,7 @@ final class ClusterStream {
   }
 
   /** An item selected for restore. */
-  private record Pending(Item item, Revision state, String location, Staged staged) {}
+  private record Pending(Item item, Revision state, String location, @Nullable Staged staged) {}
 
   private void restoreCluster(int seq, List<Read> reads) throws SQLException {
     List<FailureRow> failures = new ArrayList<>();
@@ -302,7 +307,8 @@ final class ClusterStream {
     commit.items(new ItemBatch(seq, items, false), commit.header(seq, skipped, failed, failures));
   }
 
-  private FailureRow failure(FailureReason reason, Item item, String location, String detail) {
+  private FailureRow failure(
+      FailureReason reason, Item item, String location, @Nullable String detail) {
     records.metrics().items("failed", item.type(), 1);
     return records.failure(Phase.DATA, reason, sourceId, item.id(), location, detail);
   }
@@ -318,7 +324,7 @@ final class ClusterStream {
             .db()
             .call(
                 "looking up restored items",
-                () -> records.books().idMap().mapped(account.idSpace(), oldIds));
+                () -> records.books().idMap().mapped(account.provisionedIdSpace(), oldIds));
     long skipped = 0;
     for (Iterator<Pending> it = pending.iterator(); it.hasNext(); ) {
       Pending p = it.next();

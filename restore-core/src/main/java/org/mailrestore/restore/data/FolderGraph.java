@@ -9,8 +9,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.destination.FolderBatch;
 import org.mailrestore.destination.FolderBatch.Parent;
 import org.mailrestore.mail.ItemType;
@@ -69,9 +71,14 @@ public final class FolderGraph {
       List<PlannedFolder> folders,
       List<Issue> issues,
       boolean needsRecoveryFolder,
-      String recoveryFolderName) {}
+      @Nullable String recoveryFolderName) {}
 
   private FolderGraph() {}
+
+  /** A child's container: the children lists are made from {@code byId}, so it is there. */
+  private static Container container(Map<Integer, Container> byId, int id) {
+    return Objects.requireNonNull(byId.get(id), () -> "folder " + id + " is no container");
+  }
 
   /**
    * Plans the creation of {@code containers}.
@@ -218,11 +225,11 @@ public final class FolderGraph {
       // Restored children keep their names; claim those first so new ones avoid them.
       for (int id : kids) {
         if (restored.containsKey(id)) {
-          names.add(byId.get(id).state().name().toLowerCase(Locale.ROOT));
+          names.add(container(byId, id).state().name().toLowerCase(Locale.ROOT));
         }
       }
       for (int id : kids) {
-        Container c = byId.get(id);
+        Container c = container(byId, id);
         boolean done = restored.containsKey(id);
         String name = c.state().name();
         if (!done) {

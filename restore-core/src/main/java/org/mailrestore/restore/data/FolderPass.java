@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.destination.FolderBatch;
 import org.mailrestore.destination.FolderBatch.FolderToWrite;
 import org.mailrestore.destination.FolderBatch.TagToWrite;
@@ -47,7 +48,7 @@ final class FolderPass {
       }
     }
 
-    Integer get(int oldId) {
+    @Nullable Integer get(int oldId) {
       return ids.get(oldId);
     }
 
@@ -55,7 +56,7 @@ final class FolderPass {
       ids.put(oldId, newId);
     }
 
-    private Set<Integer> contentFolders; // null: every folder's content is restored
+    private @Nullable Set<Integer> contentFolders; // null: every folder's content is restored
 
     /** Whether the content of this folder (its id in the source) is restored. */
     boolean holdsContentOf(int oldFolderId) {
@@ -163,7 +164,8 @@ final class FolderPass {
     return records
         .db()
         .call(
-            "reading the folder map", () -> records.books().idMap().mapped(account.idSpace(), ids));
+            "reading the folder map",
+            () -> records.books().idMap().mapped(account.provisionedIdSpace(), ids));
   }
 
   private void write(Containers c, FolderMap map) throws SQLException {
@@ -175,7 +177,11 @@ final class FolderPass {
     for (FolderGraph.PlannedFolder planned : plan.folders()) {
       FolderGraph.Container folder = planned.container();
       if (planned.alreadyRestored()) {
-        map.put(folder.oldId(), restored.get(folder.oldId()));
+        Integer restoredAs = restored.get(folder.oldId());
+        if (restoredAs == null) { // the plan said restored: a fault of ours, not of the source
+          throw new IllegalStateException("folder " + folder.oldId() + " is not in the id map");
+        }
+        map.put(folder.oldId(), restoredAs);
         skipped++;
         continue;
       }

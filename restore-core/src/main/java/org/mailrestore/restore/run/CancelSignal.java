@@ -1,5 +1,7 @@
 package org.mailrestore.restore.run;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Tells the work of one operation on this instance to stop: no new cluster starts, clusters in
  * flight finish (commit or roll back), accounts are let go, and the operation stays resumable.
@@ -14,7 +16,7 @@ public final class CancelSignal {
     SHUTDOWN
   }
 
-  private volatile Reason reason;
+  private volatile @Nullable Reason reason;
 
   public void raise(Reason why) {
     if (reason == null) {
@@ -26,7 +28,7 @@ public final class CancelSignal {
     return reason != null;
   }
 
-  public Reason reason() {
+  public @Nullable Reason reason() {
     return reason;
   }
 }

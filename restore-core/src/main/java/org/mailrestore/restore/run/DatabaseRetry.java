@@ -6,6 +6,7 @@ import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +21,12 @@ public final class DatabaseRetry {
   @FunctionalInterface
   public interface Call<T> {
     T run() throws SQLException;
+  }
+
+  /** A database call that answers nothing. */
+  @FunctionalInterface
+  public interface Step {
+    void run() throws SQLException;
   }
 
   private static final Logger LOG = LoggerFactory.getLogger(DatabaseRetry.class);
@@ -62,6 +69,17 @@ public final class DatabaseRetry {
     return false;
   }
 
+  /** {@link #call} for a step that answers nothing. */
+  public void run(String what, Step step) throws SQLException {
+    Boolean unused =
+        call(
+            what,
+            () -> {
+              step.run();
+              return Boolean.TRUE;
+            });
+  }
+
   public <T> T call(String what, Call<T> call) throws SQLException {
     long deadline = System.nanoTime() + patience.toNanos();
     long backoff = 100;
@@ -94,7 +112,7 @@ public final class DatabaseRetry {
    * What a failed task threw, as an SQLException to rethrow: SQL failures as they are, unchecked
    * ones thrown from here, anything else wrapped.
    */
-  public static SQLException asSql(Throwable cause) {
+  public static SQLException asSql(@Nullable Throwable cause) {
     if (cause instanceof SQLException sql) {
       return sql;
     }

@@ -35,6 +35,10 @@ public final class OperationRuns {
   public OperationRun open(OperationSummary operation, CancelSignal cancel)
       throws SQLException, IOException {
     RestoreRequest request = operation.request();
+    if (request == null) {
+      throw new IllegalStateException(
+          "operation " + operation.id() + ": its stored request cannot be read; it cannot run");
+    }
     MailSource source = sources.open(request.source(), request.selection());
     try {
       // The source as the operation first found it; a resume that finds another in its place

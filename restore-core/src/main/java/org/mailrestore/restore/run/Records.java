@@ -2,6 +2,7 @@ package org.mailrestore.restore.run;
 
 import java.sql.SQLException;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.kind.FailureReason;
 import org.mailrestore.restore.Phase;
 import org.mailrestore.restore.RestoreMetrics;
@@ -28,19 +29,14 @@ public record Records(
       String sourceAccountId,
       int itemId,
       String location,
-      String detail) {
+      @Nullable String detail) {
     metrics.failure(reason);
     return FailureRow.of(phase, reason, sourceAccountId, itemId, location, detail);
   }
 
   /** Records failures that belong to no cluster. */
   public void record(String operationId, List<FailureRow> failures) throws SQLException {
-    db.call(
-        "recording failures",
-        () -> {
-          books.failures().record(operationId, failures);
-          return null;
-        });
+    db.run("recording failures", () -> books.failures().record(operationId, failures));
   }
 
   public void record(
@@ -50,7 +46,7 @@ public record Records(
       String sourceAccountId,
       int itemId,
       String location,
-      String detail)
+      @Nullable String detail)
       throws SQLException {
     record(operationId, List.of(failure(phase, reason, sourceAccountId, itemId, location, detail)));
   }

@@ -22,6 +22,21 @@ public final class TargetFailure extends RuntimeException {
     T run() throws SQLException, IOException;
   }
 
+  /** A target call that answers nothing. */
+  @FunctionalInterface
+  public interface Step {
+    void run() throws SQLException, IOException;
+  }
+
+  /** {@link #call} for a step that answers nothing. */
+  public static void run(Step step) throws SQLException {
+    try {
+      step.run();
+    } catch (IOException e) {
+      throw new TargetFailure(e);
+    }
+  }
+
   /** Runs a target call; its {@link IOException} becomes a {@link TargetFailure}. */
   public static <T> T call(Call<T> call) throws SQLException {
     try {

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.destination.TargetShares;
 import org.mailrestore.kind.FailureReason;
 import org.mailrestore.mail.Grant;
@@ -111,7 +112,7 @@ public final class SharesRestorer {
     }
     List<Integer> folderIds = new ArrayList<>();
     grants.forEach(g -> folderIds.add(g.folderId()));
-    Map<Integer, Integer> folders = idMap.mapped(owner.idSpace(), folderIds);
+    Map<Integer, Integer> folders = idMap.mapped(owner.provisionedIdSpace(), folderIds);
     for (Grant grant : grants) {
       Integer folder =
           SystemFolder.byId(grant.folderId()) != null
@@ -186,7 +187,7 @@ public final class SharesRestorer {
         SystemFolder.byId(mount.sourceFolderId()) != null
             ? Integer.valueOf(mount.sourceFolderId())
             : idMap
-                .mapped(owner.idSpace(), List.of(mount.sourceFolderId()))
+                .mapped(owner.provisionedIdSpace(), List.of(mount.sourceFolderId()))
                 .get(mount.sourceFolderId());
     if (folder == null) {
       record(
@@ -209,7 +210,7 @@ public final class SharesRestorer {
     }
   }
 
-  private AccountProgress holderOf(PendingMount mount) {
+  private @Nullable AccountProgress holderOf(PendingMount mount) {
     return bySource.values().stream()
         .filter(a -> a.targetKey() != null && a.targetKey() == mount.targetKey())
         .findFirst()

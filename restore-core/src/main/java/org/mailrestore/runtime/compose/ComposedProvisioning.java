@@ -86,7 +86,7 @@ final class ComposedProvisioning implements TargetProvisioning {
         first = existing.isPresent() ? made : made.withFresh(true);
       }
     }
-    return first;
+    return java.util.Objects.requireNonNull(first, "the first part provisions every account");
   }
 
   @Override

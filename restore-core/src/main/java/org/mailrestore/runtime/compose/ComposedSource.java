@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.blob.BlobSource;
@@ -95,7 +96,7 @@ final class ComposedSource implements MailSource {
   }
 
   /** The id a part's source gives the first part's account, by its address; null if none. */
-  private synchronized String idIn(int part, String accountId) {
+  private synchronized @Nullable String idIn(int part, String accountId) {
     if (part == 0) {
       return accountId;
     }
@@ -149,7 +150,7 @@ final class ComposedSource implements MailSource {
   /** The passes' streams one after another, their ids composed. */
   private final class Chained extends LookAheadItemStream {
     private final Deque<Pass> passes;
-    private ItemStream current;
+    private @Nullable ItemStream current;
     private int part;
 
     Chained(Deque<Pass> passes) {
@@ -157,7 +158,7 @@ final class ComposedSource implements MailSource {
     }
 
     @Override
-    protected ItemEntry advance() {
+    protected @Nullable ItemEntry advance() {
       while (true) {
         if (current != null && current.hasNext()) {
           ItemEntry entry = current.next();

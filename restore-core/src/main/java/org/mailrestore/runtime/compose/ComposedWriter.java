@@ -83,7 +83,7 @@ final class ComposedWriter implements MailboxWriter {
       }
       List<FolderToWrite> folders = new ArrayList<>();
       for (FolderToWrite f : batch.folders()) {
-        if (partOf.get(f.oldId()) == part) {
+        if (Integer.valueOf(part).equals(partOf.get(f.oldId()))) {
           folders.add(
               new FolderToWrite(
                   f.oldId(),
