@@ -10,6 +10,7 @@ import org.mailrestore.blob.BlobSource;
 import org.mailrestore.blob.ResumingInputStream;
 import org.mailrestore.blob.RetryPolicy;
 import org.mailrestore.blob.s3.S3BlobSource;
+import org.mailrestore.blob.s3.S3Errors;
 import org.mailrestore.blob.s3.S3Location;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -64,11 +65,11 @@ public final class S3BackupStorage implements BackupStorage {
           && e.statusCode() != 408
           && e.statusCode() != 429) {
         // refused (403...): retrying will not change the answer
-        throw new FileSystemException(root + path, null, e.getMessage());
+        throw new FileSystemException(root + path, null, S3Errors.describe(e));
       }
-      throw new IOException("reading " + root + path + " failed: " + e.getMessage(), e);
+      throw new IOException("reading " + root + path + " failed: " + S3Errors.describe(e), e);
     } catch (SdkException e) {
-      throw new IOException("reading " + root + path + " failed: " + e.getMessage(), e);
+      throw new IOException("reading " + root + path + " failed: " + S3Errors.describe(e), e);
     }
   }
 
@@ -83,9 +84,9 @@ public final class S3BackupStorage implements BackupStorage {
       if (e.statusCode() == 404) {
         return false;
       }
-      throw new IOException("checking " + root + path + " failed: " + e.getMessage(), e);
+      throw new IOException("checking " + root + path + " failed: " + S3Errors.describe(e), e);
     } catch (SdkException e) {
-      throw new IOException("checking " + root + path + " failed: " + e.getMessage(), e);
+      throw new IOException("checking " + root + path + " failed: " + S3Errors.describe(e), e);
     }
   }
 
@@ -110,7 +111,7 @@ public final class S3BackupStorage implements BackupStorage {
       }
     } catch (SdkException e) {
       throw new IOException(
-          "listing " + prefix + " in " + root.bucket() + " failed: " + e.getMessage(), e);
+          "listing " + prefix + " in " + root.bucket() + " failed: " + S3Errors.describe(e), e);
     }
     names.removeIf(String::isEmpty);
     names.sort(null);
@@ -137,9 +138,9 @@ public final class S3BackupStorage implements BackupStorage {
       if (e.statusCode() == 404) {
         throw new NoSuchFileException(root + path);
       }
-      throw new IOException("checking " + root + path + " failed: " + e.getMessage(), e);
+      throw new IOException("checking " + root + path + " failed: " + S3Errors.describe(e), e);
     } catch (SdkException e) {
-      throw new IOException("checking " + root + path + " failed: " + e.getMessage(), e);
+      throw new IOException("checking " + root + path + " failed: " + S3Errors.describe(e), e);
     }
   }
 

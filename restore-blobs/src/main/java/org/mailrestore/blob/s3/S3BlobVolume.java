@@ -177,7 +177,7 @@ public final class S3BlobVolume implements BlobVolume {
       client.headBucket(b -> b.bucket(location.bucket()));
     } catch (SdkException e) {
       throw new IOException(
-          "bucket " + location.bucket() + " does not answer: " + e.getMessage(), e);
+          "bucket " + location.bucket() + " does not answer: " + S3Errors.describe(e), e);
     }
   }
 

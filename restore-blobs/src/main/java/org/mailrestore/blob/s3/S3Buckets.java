@@ -25,10 +25,10 @@ public final class S3Buckets {
       // created below
     } catch (S3Exception e) {
       if (e.statusCode() != 404) {
-        throw new IOException("bucket " + bucket + " does not answer: " + e.getMessage(), e);
+        throw new IOException("bucket " + bucket + " does not answer: " + S3Errors.describe(e), e);
       }
     } catch (SdkException e) {
-      throw new IOException("bucket " + bucket + " does not answer: " + e.getMessage(), e);
+      throw new IOException("bucket " + bucket + " does not answer: " + S3Errors.describe(e), e);
     }
     try {
       client.createBucket(b -> b.bucket(bucket));
@@ -38,7 +38,7 @@ public final class S3Buckets {
           "bucket "
               + bucket
               + " does not exist and this S3 profile may not create it ("
-              + e.getMessage()
+              + S3Errors.describe(e)
               + "): create it, or give a profile allowed to",
           e);
     }

@@ -164,7 +164,7 @@ public final class S3PackStore implements PackStore {
       client.headBucket(b -> b.bucket(location.bucket()));
     } catch (SdkException e) {
       throw new IOException(
-          "bucket " + location.bucket() + " does not answer: " + e.getMessage(), e);
+          "bucket " + location.bucket() + " does not answer: " + S3Errors.describe(e), e);
     }
   }
 
