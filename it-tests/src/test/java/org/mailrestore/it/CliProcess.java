@@ -88,6 +88,25 @@ final class CliProcess {
     assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("killed").isTrue();
   }
 
+  /**
+   * SIGSTOP: the process stops where it is, as a VM paused by its host or a process stalled in a
+   * long GC does, its sockets open; {@link #resume} lets it go on as if nothing happened.
+   */
+  void pause() throws Exception {
+    signal("-STOP");
+  }
+
+  /** SIGCONT, after {@link #pause}. */
+  void resume() throws Exception {
+    signal("-CONT");
+  }
+
+  private void signal(String which) throws Exception {
+    Process kill =
+        new ProcessBuilder("kill", which, String.valueOf(process.pid())).inheritIO().start();
+    assertThat(kill.waitFor()).as("kill %s %d", which, process.pid()).isZero();
+  }
+
   /** SIGTERM on Unix: what a service manager or a container runtime sends to stop. */
   void terminate() {
     // Through the handle: Process.destroy() would also close the output this test still reads.

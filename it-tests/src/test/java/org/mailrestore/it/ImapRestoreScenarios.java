@@ -179,6 +179,63 @@ abstract class ImapRestoreScenarios {
     assertThat(run(server, args(server, "verify", domain))).contains("no differences");
   }
 
+  /**
+   * Several hosts, as one host sees it (issue 41): the first process is paused (SIGSTOP) in the
+   * middle of its appends, past its lease, while a second takes its accounts and the operation
+   * over; then it is let go. It finds its leases gone and appends nothing more (decision 0043): the
+   * operation ends COMPLETED and the server holds every message once, read back by a real client.
+   */
+  @Test
+  void pausedPastItsLeaseThenLetGoAppendsNothingTwice() throws Exception {
+    ImapServers kind = kind();
+    ImapServers.Server server = kind.start();
+    String domain = "p" + Long.toHexString(System.nanoTime()) + ".example";
+    List<String> logins = logins(domain);
+    server.prepare(logins);
+    List<String> restore = args(server, "restore run", domain);
+    restore.addAll(List.of("--lease-seconds", "3"));
+
+    CliProcess first = start(server, restore);
+    String operation = first.operation();
+    assertThat(awaitAppended(first, n -> n >= 500))
+        .as("the first process is mid-way when paused:%n%s", first.output())
+        .isTrue();
+    first.pause();
+    long atPause = appended();
+    List<String> takeOver = new ArrayList<>(restore);
+    takeOver.addAll(List.of("--operation", operation));
+    CliProcess second = start(server, takeOver);
+    // Paused well past its 3 s lease, while the second takes over; a transaction the first left
+    // open holds its rows until it goes on, so it goes on after at most 15 s.
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    while (System.nanoTime() < until && second.isAlive() && appended() < atPause + 500) {
+      Thread.sleep(50);
+    }
+    Thread.sleep(3_000); // past the lease in any case
+    first.resume();
+    int secondExit = second.waitFor(600);
+    System.out.println("second process exited " + secondExit + ":\n" + second.output());
+    int firstExit = first.waitFor(120);
+    System.out.println("first process exited " + firstExit + ":\n" + first.output());
+    assertThat(secondExit).as(second.output()).isZero();
+    assertThat(operationState(operation)).as(first.output()).isEqualTo("COMPLETED");
+    assertSame(
+        messages(server.readBack(dir, logins)),
+        expected(domain),
+        kind + ", the first process paused past its lease, then let go");
+    assertThat(run(server, args(server, "verify", domain))).contains("no differences");
+  }
+
+  private String operationState(String operation) throws Exception {
+    try (Connection c = own.database().dataSource().getConnection();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery("SELECT state FROM restore_operation WHERE id = '" + operation + "'")) {
+      assertThat(rs.next()).isTrue();
+      return rs.getString(1);
+    }
+  }
+
   static Map<String, Integer> only(Map<String, Integer> messages, String prefix) {
     Map<String, Integer> some = new TreeMap<>(messages);
     some.keySet().removeIf(k -> !k.startsWith(prefix));

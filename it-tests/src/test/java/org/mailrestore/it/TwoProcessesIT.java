@@ -50,4 +50,40 @@ class TwoProcessesIT {
     assertThat(verified.exitCode()).as(verified.out()).isZero();
     assertThat(verified.out()).contains("no differences");
   }
+
+  /**
+   * The first process is paused (SIGSTOP) past its leases while the second takes its accounts and
+   * the operation over, then let go: its late writes are refused (the mailstore's keys, the leases'
+   * owner checks), it leaves the accounts, and the store is exact.
+   */
+  @Test
+  void aProcessPausedPastItsLeasesThenLetGoChangesNothing() throws Exception {
+    Path backup = RestoreProcesses.generate(dir.resolve("backup"), 6, 2500, 29);
+    RestoreProcesses restores = new RestoreProcesses(backup, dir.resolve("volume"), own.database());
+    CliProcess first =
+        restores.start("--concurrent-accounts", "2", "--max-items-per-second", "2500");
+    String operation = first.operation();
+    assertThat(restores.awaitCount(first, "SELECT COUNT(*) FROM restore_cluster", n -> n >= 5))
+        .as("the first process is mid-way when paused:%n%s", first.output())
+        .isTrue();
+    first.pause();
+    CliProcess second = restores.start("--operation", operation, "--concurrent-accounts", "2");
+    Thread.sleep(8_000); // past the 3 s leases, while the second takes over
+    first.resume();
+    assertThat(second.waitFor(300)).as(second.output()).isZero();
+    first.waitFor(120);
+    assertThat(second.output()).contains("COMPLETED").contains("0 failed");
+    assertThat(restores.count("SELECT COUNT(*) FROM restore_account WHERE finished_at IS NULL"))
+        .isZero();
+    assertThat(
+            restores.count(
+                "SELECT COUNT(*) FROM restore_operation WHERE state = 'COMPLETED' AND id = '"
+                    + operation
+                    + "'"))
+        .as("the operation ends COMPLETED:%n%s", first.output())
+        .isOne();
+    Cli.Result verified = restores.verify();
+    assertThat(verified.exitCode()).as(verified.out()).isZero();
+    assertThat(verified.out()).contains("no differences");
+  }
 }

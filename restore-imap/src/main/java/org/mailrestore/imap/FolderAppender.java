@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.mailrestore.destination.Lease;
 import org.mailrestore.imap.Appending.Placed;
 
 /**
@@ -30,10 +31,12 @@ final class FolderAppender {
 
   private final UserSession session;
   private final String folder;
+  private final Lease lease;
 
-  FolderAppender(UserSession session, String folder) {
+  FolderAppender(UserSession session, String folder, Lease lease) {
     this.session = session;
     this.folder = folder;
+    this.lease = lease;
   }
 
   /**
@@ -48,7 +51,7 @@ final class FolderAppender {
     Map<Appending, String> refused = new LinkedHashMap<>();
     List<List<Appending>> chunks = chunks(messages, session.has("MULTIAPPEND"));
     List<ImapSession.Result> results =
-        session.pipeline(chunks.stream().map(this::command).toList());
+        session.pipeline(chunks.stream().map(this::command).toList(), lease);
     List<Appending> alone = new ArrayList<>();
     for (int i = 0; i < chunks.size(); i++) {
       List<Appending> chunk = chunks.get(i);
@@ -63,7 +66,7 @@ final class FolderAppender {
     }
     if (!alone.isEmpty()) {
       List<ImapSession.Result> single =
-          session.pipeline(alone.stream().map(m -> command(List.of(m))).toList());
+          session.pipeline(alone.stream().map(m -> command(List.of(m))).toList(), lease);
       for (int i = 0; i < alone.size(); i++) {
         Response answer = single.get(i).tagged();
         if (answer.isOk()) {

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.destination.Lease;
 import org.mailrestore.destination.ProvisionedAccount;
 import org.mailrestore.destination.RestoredStore;
 import org.mailrestore.imap.ImapRecords.FolderRow;
@@ -131,7 +132,7 @@ final class ImapReadBack implements RestoredStore {
       Map<String, String> tagNames,
       Map<Integer, RestoredItem> found)
       throws IOException {
-    FolderAppender.Contents contents = new FolderAppender(s, folder.path()).contents();
+    FolderAppender.Contents contents = new FolderAppender(s, folder.path(), Lease.HELD).contents();
     if (contents == null) {
       return;
     }

@@ -15,6 +15,8 @@ import java.util.Locale;
 import java.util.Set;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
+import org.mailrestore.destination.Lease;
+import org.mailrestore.destination.LeaseLostException;
 
 /**
  * One connection to the server: greeting, TLS, login as a user through the admin, then tagged
@@ -192,6 +194,15 @@ final class ImapSession implements Closeable {
    * answer. A broken connection (BYE, an I/O error) makes the session unusable.
    */
   List<Result> pipeline(List<Command> commands) throws IOException {
+    return pipeline(commands, Lease.HELD);
+  }
+
+  /**
+   * {@link #pipeline(List)} for writes the engine fences with a lease: checked as each command is
+   * completed (see {@link #send(Command, Lease)}), so a process paused past its lease completes no
+   * command after it (decision 0043). A lost lease leaves the session unusable.
+   */
+  List<Result> pipeline(List<Command> commands, Lease lease) throws IOException {
     if (broken) {
       throw new IOException("the connection to " + server + " was lost");
     }
@@ -201,7 +212,7 @@ final class ImapSession implements Closeable {
       List<Result> results = new ArrayList<>(commands.size());
       if (nonSync) {
         for (Command c : commands) {
-          tags.add(send(c));
+          tags.add(send(c, lease));
         }
         out.flush();
         for (String tag : tags) {
@@ -209,7 +220,7 @@ final class ImapSession implements Closeable {
         }
       } else {
         for (Command c : commands) {
-          String tag = send(c);
+          String tag = send(c, lease);
           out.flush();
           results.add(collect(tag));
         }
@@ -222,6 +233,16 @@ final class ImapSession implements Closeable {
   }
 
   private String send(Command command) throws IOException {
+    return send(command, Lease.HELD);
+  }
+
+  /**
+   * Sends a command. Under a lease, all of it but its final CRLF is flushed first and the lease is
+   * checked then: a command is only a command once that CRLF arrives, so a process stopped while
+   * sending (even inside the write of a large literal) and let go after its lease ran out resets
+   * the connection instead, and the server runs none of it (decision 0043).
+   */
+  private String send(Command command, Lease lease) throws IOException {
     String tag = tag();
     out.write(tag.getBytes(StandardCharsets.US_ASCII));
     out.write(' ');
@@ -245,9 +266,29 @@ final class ImapSession implements Closeable {
         out.write(literal);
       }
     }
+    if (lease != Lease.HELD) {
+      out.flush();
+      try {
+        lease.check();
+      } catch (LeaseLostException e) {
+        abort();
+        throw e;
+      }
+    }
     out.write('\r');
     out.write('\n');
     return tag;
+  }
+
+  /** Resets the connection (no orderly close): the server drops the command it was receiving. */
+  private void abort() {
+    broken = true;
+    try {
+      socket.setSoLinger(true, 0);
+      socket.close();
+    } catch (IOException e) {
+      // closing is all that is left to do
+    }
   }
 
   private Result collect(String tag) throws IOException {

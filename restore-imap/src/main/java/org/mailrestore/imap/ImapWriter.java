@@ -278,7 +278,8 @@ final class ImapWriter implements MailboxWriter {
         todo.add(m);
       }
     }
-    FolderAppender appender = new FolderAppender(s, todo.isEmpty() ? "" : todo.get(0).folder());
+    FolderAppender appender =
+        new FolderAppender(s, todo.isEmpty() ? "" : todo.get(0).folder(), context.lease());
     if (inDoubt && !todo.isEmpty()) {
       Map<Appending, Placed> found = lookUp(appender, todo);
       placed.putAll(found);

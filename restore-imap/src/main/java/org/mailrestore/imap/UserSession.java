@@ -3,6 +3,7 @@ package org.mailrestore.imap;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.List;
+import org.mailrestore.destination.Lease;
 
 /** A session logged in as one user, giving its connection back to the server's bound on close. */
 final class UserSession implements Closeable {
@@ -47,6 +48,10 @@ final class UserSession implements Closeable {
 
   List<ImapSession.Result> pipeline(List<Command> commands) throws IOException {
     return session.pipeline(commands);
+  }
+
+  List<ImapSession.Result> pipeline(List<Command> commands, Lease lease) throws IOException {
+    return session.pipeline(commands, lease);
   }
 
   @Override

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
+import org.mailrestore.destination.LeaseLostException;
 import org.mailrestore.destination.ProvisionedAccount;
 import org.mailrestore.restore.AccountProgress;
 import org.mailrestore.restore.AccountState;
@@ -127,7 +128,7 @@ public final class AccountStore {
         });
   }
 
-  /** Sets an account's final (or new) state and releases it. */
+  /** Sets an account's final (or new) state before anyone holds it (phase 1). */
   public void finish(
       String operationId, String sourceAccountId, AccountState state, @Nullable String error)
       throws SQLException {
@@ -140,6 +141,36 @@ public final class AccountStore {
         state.isDone(),
         operationId,
         sourceAccountId);
+  }
+
+  /**
+   * Sets an account's final (or new) state and releases it, if {@code leaseOwner} still holds it.
+   *
+   * @throws LeaseLostException when another instance took the account over meanwhile
+   */
+  public void finishHeld(
+      String operationId,
+      String sourceAccountId,
+      String leaseOwner,
+      AccountState state,
+      @Nullable String error)
+      throws SQLException {
+    int changed =
+        Sql.update(
+            dataSource,
+            "UPDATE restore_account SET state = ?, error = ?, lease_owner = NULL,"
+                + " lease_until = NULL, finished_at = IF(?, NOW(3), NULL)"
+                + " WHERE operation_id = ? AND source_account_id = ? AND lease_owner = ?",
+            state.name(),
+            error,
+            state.isDone(),
+            operationId,
+            sourceAccountId,
+            leaseOwner);
+    if (changed == 0) {
+      throw new LeaseLostException(
+          "account " + sourceAccountId + " was taken over before it was finished here");
+    }
   }
 
   /**

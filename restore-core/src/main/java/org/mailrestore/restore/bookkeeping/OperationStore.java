@@ -8,11 +8,13 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.mailrestore.mail.Json;
@@ -314,18 +316,37 @@ public final class OperationStore {
    * Extends every lease this instance holds (operations it coordinates, accounts it restores): the
    * heartbeat that lets leases be short while clusters take as long as they take.
    */
-  public void renewLeases(String owner, int leaseSeconds) throws SQLException {
+  public Set<HeldAccount> renewLeases(String owner, int leaseSeconds) throws SQLException {
     Sql.update(
         dataSource,
         "UPDATE restore_operation SET coordinator_until = NOW(3) + INTERVAL ? SECOND"
             + " WHERE coordinator = ?",
         leaseSeconds,
         owner);
-    Sql.update(
+    return Sql.inTransaction(
         dataSource,
-        "UPDATE restore_account SET lease_until = NOW(3) + INTERVAL ? SECOND WHERE lease_owner = ?",
-        leaseSeconds,
-        owner);
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE restore_account SET lease_until = NOW(3) + INTERVAL ? SECOND"
+                      + " WHERE lease_owner = ?")) {
+            Sql.bind(ps, leaseSeconds, owner);
+            ps.executeUpdate();
+          }
+          Set<HeldAccount> held = new HashSet<>();
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT operation_id, source_account_id FROM restore_account"
+                      + " WHERE lease_owner = ?")) {
+            Sql.bind(ps, owner);
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                held.add(new HeldAccount(rs.getString(1), rs.getString(2)));
+              }
+            }
+          }
+          return held;
+        });
   }
 
   /** What a cancelled operation's message says. */

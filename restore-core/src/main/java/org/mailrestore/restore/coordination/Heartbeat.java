@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.mailrestore.restore.bookkeeping.OperationStore;
 import org.mailrestore.restore.run.CancelSignal;
+import org.mailrestore.restore.run.HeldLeases;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +25,7 @@ final class Heartbeat {
   private final String instanceId;
   private final int leaseSeconds;
   private final Map<String, CancelSignal> running;
+  private final HeldLeases leases;
   private @Nullable ScheduledExecutorService scheduler;
   private boolean stopped;
 
@@ -31,7 +33,9 @@ final class Heartbeat {
       OperationStore operations,
       String instanceId,
       int leaseSeconds,
-      Map<String, CancelSignal> running) {
+      Map<String, CancelSignal> running,
+      HeldLeases leases) {
+    this.leases = leases;
     this.operations = operations;
     this.instanceId = instanceId;
     this.leaseSeconds = leaseSeconds;
@@ -67,7 +71,8 @@ final class Heartbeat {
 
   private void beat() {
     try {
-      operations.renewLeases(instanceId, leaseSeconds);
+      long started = System.nanoTime();
+      leases.renewed(started, operations.renewLeases(instanceId, leaseSeconds));
       for (Map.Entry<String, CancelSignal> e : running.entrySet()) {
         if (operations.cancelRequested(e.getKey())) {
           e.getValue().raise(CancelSignal.Reason.CANCELLED);

@@ -7,6 +7,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
+import org.mailrestore.destination.LeaseLostException;
 import org.mailrestore.destination.MailboxWriter;
 import org.mailrestore.destination.WriteContext;
 import org.mailrestore.kind.FailureReason;
@@ -17,7 +18,7 @@ import org.mailrestore.restore.AccountState;
 import org.mailrestore.restore.Phase;
 import org.mailrestore.restore.bookkeeping.AccountStore.Counters;
 import org.mailrestore.restore.bookkeeping.FailureRow;
-import org.mailrestore.restore.bookkeeping.LeaseLostException;
+import org.mailrestore.restore.run.HeldLeases;
 import org.mailrestore.restore.run.OperationRun;
 import org.mailrestore.restore.run.Records;
 import org.mailrestore.restore.run.TargetFailure;
@@ -44,8 +45,15 @@ final class AccountLifecycle {
   private final Workers workers;
   private final AccountProgress account;
   private final String sourceId;
+  private final HeldLeases.Held lease;
 
-  AccountLifecycle(OperationRun run, Records records, Workers workers, AccountProgress account) {
+  AccountLifecycle(
+      OperationRun run,
+      Records records,
+      Workers workers,
+      AccountProgress account,
+      HeldLeases.Held lease) {
+    this.lease = lease;
     this.run = run;
     this.records = records;
     this.workers = workers;
@@ -60,6 +68,9 @@ final class AccountLifecycle {
   Optional<AccountState> restore() throws SQLException {
     try (var logContext = MDC.putCloseable("account", account.accountName())) {
       return restoreClaimed();
+    } catch (LeaseLostException e) {
+      // Also from the failure paths' own finish: the account is the other instance's now.
+      return leave(e);
     }
   }
 
@@ -103,8 +114,7 @@ final class AccountLifecycle {
       finish(AccountState.FAILED, detail);
       return Optional.of(AccountState.FAILED);
     } catch (LeaseLostException e) {
-      LOG.warn("{}; leaving account {} to its new owner", e.getMessage(), account.accountName());
-      return Optional.empty();
+      return leave(e);
     } catch (RuntimeException e) {
       // No retry cures a bug or a value out of range: this account fails, the others go on.
       String detail = "internal error: " + Records.describe(e);
@@ -117,12 +127,34 @@ final class AccountLifecycle {
     }
   }
 
+  /**
+   * Leaves an account whose lease ran out here. When nobody took it over yet (this process was
+   * paused, or cut off, and no other instance came), the database still names this instance, and
+   * its heartbeat would keep renewing a lease no worker uses: it is released, so any instance (this
+   * one too, with a new claim) takes it up again.
+   */
+  private Optional<AccountState> leave(LeaseLostException e) throws SQLException {
+    LOG.warn("{}; leaving account {} to its new owner", e.getMessage(), account.accountName());
+    records
+        .db()
+        .run(
+            "releasing a lapsed lease",
+            () -> records.books().accounts().release(run.id(), sourceId, records.instanceId()));
+    return Optional.empty();
+  }
+
   private void finish(AccountState state, @Nullable String error) throws SQLException {
     records
         .db()
         .run(
             "finishing an account",
-            () -> records.books().accounts().finish(run.id(), sourceId, state, error));
+            () -> {
+              lease.check();
+              records
+                  .books()
+                  .accounts()
+                  .finishHeld(run.id(), sourceId, records.instanceId(), state, error);
+            });
     records.metrics().accountDone(state);
   }
 
@@ -130,10 +162,12 @@ final class AccountLifecycle {
   private @Nullable AccountState restoreItems() throws IOException, SQLException {
     WriteContext context =
         new WriteContext(
-            new BoundedContent(run.source().blobs(), workers, records.metrics()), workers.io());
+            new BoundedContent(run.source().blobs(), workers, records.metrics()),
+            workers.io(),
+            lease);
     try (MailboxWriter writer =
         TargetFailure.call(() -> run.target().mailbox(account.target(), context))) {
-      ClusterCommit commit = new ClusterCommit(run, records, account, writer);
+      ClusterCommit commit = new ClusterCommit(run, records, account, writer, lease);
       FolderPass.FolderMap folders = new FolderPass(run, records, account, writer, commit).run();
       boolean done =
           new ClusterStream(run, records, workers, account, writer, commit, folders).run();

@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import org.mailrestore.restore.AccountProgress;
 import org.mailrestore.restore.AccountState;
 import org.mailrestore.restore.run.DatabaseRetry;
+import org.mailrestore.restore.run.HeldLeases;
 import org.mailrestore.restore.run.OperationRun;
 import org.mailrestore.restore.run.Records;
 import org.mailrestore.restore.run.Workers;
@@ -90,6 +91,7 @@ public final class AccountWorkers {
   /** One worker: claims accounts one after another until none is free or the restore stops. */
   private Void claimAndRestore() throws SQLException {
     while (!run.cancel().raised()) {
+      long claimedAt = System.nanoTime(); // before the claim: its deadline errs early
       Optional<AccountProgress> account =
           records
               .db()
@@ -103,7 +105,13 @@ public final class AccountWorkers {
       if (account.isEmpty()) {
         return null;
       }
-      new AccountLifecycle(run, records, workers, account.get()).restore();
+      HeldLeases.Held lease =
+          records.leases().claimed(run.id(), account.get().sourceAccountId(), claimedAt);
+      try {
+        new AccountLifecycle(run, records, workers, account.get(), lease).restore();
+      } finally {
+        records.leases().released(lease);
+      }
     }
     return null;
   }

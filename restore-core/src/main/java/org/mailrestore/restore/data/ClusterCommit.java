@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.mailrestore.destination.FolderBatch;
 import org.mailrestore.destination.ItemBatch;
+import org.mailrestore.destination.Lease;
 import org.mailrestore.destination.MailboxWriter;
 import org.mailrestore.restore.AccountProgress;
 import org.mailrestore.restore.bookkeeping.ClusterRecord;
@@ -33,13 +34,16 @@ final class ClusterCommit {
   private final boolean atomic;
   private final Set<Integer> committed;
   private final Set<Integer> inDoubt;
+  private final Lease lease;
 
-  ClusterCommit(OperationRun run, Records records, AccountProgress account, MailboxWriter writer)
+  ClusterCommit(
+      OperationRun run, Records records, AccountProgress account, MailboxWriter writer, Lease lease)
       throws SQLException {
     this.run = run;
     this.records = records;
     this.account = account;
     this.writer = writer;
+    this.lease = lease;
     this.atomic = run.target().atomicCommits();
     String sourceId = account.sourceAccountId();
     this.committed =
@@ -101,6 +105,7 @@ final class ClusterCommit {
 
   private ClusterRecord write(ClusterRecord.Header header, Writing writing) throws SQLException {
     int seq = header.seq();
+    lease.check(); // a cluster starts only under a lease this instance still holds
     if (!atomic) {
       records
           .db()
@@ -117,6 +122,7 @@ final class ClusterCommit {
         .run(
             "committing cluster " + seq + " of " + account.accountName(),
             () -> {
+              lease.check();
               ClusterRecord record =
                   new ClusterRecord(records.books().dataSource(), header, records.metrics());
               last[0] = record;

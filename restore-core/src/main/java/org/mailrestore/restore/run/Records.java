@@ -18,7 +18,8 @@ public record Records(
     DatabaseRetry db,
     RestoreMetrics metrics,
     String instanceId,
-    int leaseSeconds) {
+    int leaseSeconds,
+    HeldLeases leases) {
 
   private static final int MAX_MESSAGE = 500;
 
