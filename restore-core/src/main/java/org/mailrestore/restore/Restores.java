@@ -161,7 +161,7 @@ public final class Restores implements AutoCloseable {
     if (s.state().isFinished()) {
       runs.awaitEnd(id, WRAP_UP); // just cancelled or failed here: its run is wrapping up
     }
-    if (runs.isActive(id) || operations.hasLiveCoordinator(id)) {
+    if (runs.isActive(id) || books.leases().hasLiveCoordinator(id)) {
       throw new IllegalStateException("operation " + id + " is running");
     }
     operations.requeue(id);

@@ -15,6 +15,7 @@ public final class Bookkeeping {
   private final ThrottleStore throttles;
   private final ClaimStore claims;
   private final OperationRetries retries;
+  private final LeaseStore leases;
 
   public Bookkeeping(DataSource dataSource) {
     this.dataSource = dataSource;
@@ -27,6 +28,7 @@ public final class Bookkeeping {
     this.throttles = new ThrottleStore(dataSource);
     this.claims = new ClaimStore(dataSource);
     this.retries = new OperationRetries(dataSource);
+    this.leases = new LeaseStore(dataSource);
   }
 
   public DataSource dataSource() {
@@ -67,5 +69,9 @@ public final class Bookkeeping {
 
   public OperationRetries retries() {
     return retries;
+  }
+
+  public LeaseStore leases() {
+    return leases;
   }
 }

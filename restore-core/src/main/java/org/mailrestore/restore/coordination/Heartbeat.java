@@ -6,6 +6,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
+import org.mailrestore.restore.bookkeeping.LeaseStore;
 import org.mailrestore.restore.bookkeeping.OperationStore;
 import org.mailrestore.restore.run.CancelSignal;
 import org.mailrestore.restore.run.HeldLeases;
@@ -22,6 +23,7 @@ final class Heartbeat {
   private static final Logger LOG = LoggerFactory.getLogger(Heartbeat.class);
 
   private final OperationStore operations;
+  private final LeaseStore leaseStore;
   private final String instanceId;
   private final int leaseSeconds;
   private final Map<String, CancelSignal> running;
@@ -31,12 +33,14 @@ final class Heartbeat {
 
   Heartbeat(
       OperationStore operations,
+      LeaseStore leaseStore,
       String instanceId,
       int leaseSeconds,
       Map<String, CancelSignal> running,
       HeldLeases leases) {
     this.leases = leases;
     this.operations = operations;
+    this.leaseStore = leaseStore;
     this.instanceId = instanceId;
     this.leaseSeconds = leaseSeconds;
     this.running = running;
@@ -72,7 +76,7 @@ final class Heartbeat {
   private void beat() {
     try {
       long started = System.nanoTime();
-      leases.renewed(started, operations.renewLeases(instanceId, leaseSeconds));
+      leases.renewed(started, leaseStore.renewLeases(instanceId, leaseSeconds));
       for (Map.Entry<String, CancelSignal> e : running.entrySet()) {
         if (operations.cancelRequested(e.getKey())) {
           e.getValue().raise(CancelSignal.Reason.CANCELLED);

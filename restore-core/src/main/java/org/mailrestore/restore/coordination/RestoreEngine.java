@@ -101,7 +101,8 @@ public final class RestoreEngine implements AutoCloseable {
     this.db = new DatabaseRetry(DATABASE_PATIENCE, metrics::databaseRetry);
     HeldLeases leases = new HeldLeases(leaseSeconds);
     this.records = new Records(books, db, metrics, instanceId, leaseSeconds, leases);
-    this.heartbeat = new Heartbeat(operations, instanceId, leaseSeconds, running, leases);
+    this.heartbeat =
+        new Heartbeat(operations, books.leases(), instanceId, leaseSeconds, running, leases);
     this.submissions = new Submissions(operations, sources);
     this.notices = new OperationNotices(books);
     this.claims = new AccountClaims(books.claims(), operations, db, notices);
@@ -184,7 +185,7 @@ public final class RestoreEngine implements AutoCloseable {
     startHeartbeat();
     try (var logContext = MDC.putCloseable(LOG_OPERATION, operationId)) {
       for (boolean firstLook = resumeEnded; ; firstLook = false) {
-        if (operations.claimCoordination(operationId, instanceId, leaseSeconds)) {
+        if (books.leases().claimCoordination(operationId, instanceId, leaseSeconds)) {
           try {
             OperationSummary operation = operations.find(operationId).orElseThrow();
             // Only what the caller asked to run is resumed; once helping, an operation another
@@ -193,7 +194,7 @@ public final class RestoreEngine implements AutoCloseable {
               endings.guard(operation, () -> coordinate(operation, cancel));
             }
           } finally {
-            operations.releaseCoordination(operationId, instanceId);
+            books.leases().releaseCoordination(operationId, instanceId);
           }
           return operations.find(operationId).orElseThrow();
         }
@@ -336,12 +337,12 @@ public final class RestoreEngine implements AutoCloseable {
 
   /** Operations interrupted by a crash or a shutdown, which {@link #run} resumes. */
   public List<String> interrupted() throws SQLException {
-    return operations.orphaned();
+    return books.leases().orphaned();
   }
 
   /** Operations in phase 2 that this instance could help with. */
   public List<String> needingHelp() throws SQLException {
-    return operations.needingHelp();
+    return books.leases().needingHelp();
   }
 
   /** Whether this instance is running (or helping with) the operation now. */
