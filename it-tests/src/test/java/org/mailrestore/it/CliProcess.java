@@ -62,6 +62,18 @@ final class CliProcess {
       String dbPassword, String maxHeap, Map<String, String> environment, List<String> args) {
     List<String> command = new ArrayList<>(Launcher.command());
     command.addAll(args);
+    return launch(dbPassword, maxHeap, environment, command);
+  }
+
+  /** On one of a test's {@link Hosts}. */
+  static CliProcess startOn(Hosts hosts, String host, List<String> args) {
+    List<String> command = new ArrayList<>(Launcher.command());
+    command.addAll(args);
+    return launch("", null, Map.of(), hosts.on(host, command));
+  }
+
+  private static CliProcess launch(
+      String dbPassword, String maxHeap, Map<String, String> environment, List<String> command) {
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().put("MAILRESTORE_DB_PASSWORD", dbPassword);
     builder.environment().putAll(Launcher.heap(maxHeap));
