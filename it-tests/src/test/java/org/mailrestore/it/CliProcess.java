@@ -67,9 +67,15 @@ final class CliProcess {
 
   /** On one of a test's {@link Hosts}. */
   static CliProcess startOn(Hosts hosts, String host, List<String> args) {
+    return startOn(hosts, host, Map.of(), args);
+  }
+
+  /** On one of a test's {@link Hosts}, with more environment variables. */
+  static CliProcess startOn(
+      Hosts hosts, String host, Map<String, String> environment, List<String> args) {
     List<String> command = new ArrayList<>(Launcher.command());
     command.addAll(args);
-    return launch("", null, Map.of(), hosts.on(host, command));
+    return launch("", null, environment, hosts.on(host, command));
   }
 
   private static CliProcess launch(

@@ -50,7 +50,10 @@ final class Hosts implements AutoCloseable {
     long pid = ProcessHandle.current().pid();
     String prefix = "mr" + (pid % 100_000);
     Hosts hosts =
-        new Hosts(prefix, "10.77." + (pid % 250) + ".", ScratchSpace.directory("hosts-" + prefix));
+        new Hosts(
+            prefix,
+            "10." + (64 + (pid / 250) % 128) + "." + (pid % 250) + ".",
+            ScratchSpace.directory("hosts-" + prefix));
     try {
       hosts.run("ip", "link", "add", prefix + "br", "type", "bridge");
       hosts.run("ip", "addr", "add", hosts.subnet + "254/24", "dev", prefix + "br");
@@ -73,6 +76,11 @@ final class Hosts implements AutoCloseable {
       hosts.close();
       throw e;
     }
+  }
+
+  /** The test's own address on the bridge: where the hosts reach what the test runs. */
+  String gateway() {
+    return subnet + "254";
   }
 
   String address(String host) {

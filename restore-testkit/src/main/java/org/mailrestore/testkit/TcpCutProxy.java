@@ -39,6 +39,17 @@ public final class TcpCutProxy implements AutoCloseable {
     return proxy;
   }
 
+  /**
+   * A proxy that cuts nothing, listening on {@code address}: a loopback server reached from another
+   * network namespace (a test's other hosts).
+   */
+  public static TcpCutProxy forward(InetAddress address, int targetPort) throws IOException {
+    ServerSocket listener = new ServerSocket(0, 50, address);
+    TcpCutProxy proxy = new TcpCutProxy(listener, targetPort, Integer.MAX_VALUE, Long.MAX_VALUE);
+    Thread.ofPlatform().daemon().name("tcp-forward").start(proxy::acceptLoop);
+    return proxy;
+  }
+
   public int port() {
     return listener.getLocalPort();
   }
