@@ -63,7 +63,8 @@ public final class ScratchSpace {
       Path mine =
           Files.createDirectories(base.resolve(String.valueOf(ProcessHandle.current().pid())));
       openToAll(mine);
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(mine), "scratch-cleanup"));
+      Runtime.getRuntime()
+          .addShutdownHook(new Thread(() -> removeWithItsDaemons(mine), "scratch-cleanup"));
       return mine;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot make the tests' scratch directory under " + base, e);
@@ -80,9 +81,32 @@ public final class ScratchSpace {
       String name = entry.getFileName().toString();
       if (name.matches("\\d{1,18}")
           && ProcessHandle.of(Long.parseLong(name)).map(p -> !p.isAlive()).orElse(true)) {
-        deleteTree(entry);
+        removeWithItsDaemons(entry);
       }
     }
+  }
+
+  /**
+   * Stops the servers a test JVM started with their files here (a Dovecot, a Cyrus, a MariaDB,
+   * named by their configuration or data path), then deletes the tree. Their own stop hooks may run
+   * after this one has deleted their configuration, or not at all when the JVM was killed.
+   */
+  private static void removeWithItsDaemons(Path dir) {
+    String path = dir.toString() + "/";
+    List<ProcessHandle> daemons =
+        ProcessHandle.allProcesses()
+            .filter(p -> p.pid() != ProcessHandle.current().pid())
+            .filter(p -> p.info().commandLine().map(c -> c.contains(path)).orElse(false))
+            .toList();
+    daemons.forEach(ProcessHandle::destroy);
+    for (ProcessHandle p : daemons) {
+      try {
+        p.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (Exception e) {
+        p.destroyForcibly();
+      }
+    }
+    deleteTree(dir);
   }
 
   private static void openToAll(Path dir) throws IOException {
