@@ -5,11 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -76,22 +72,9 @@ class CyrusRestoreIT extends ImapRestoreScenarios {
       CliProcess second = CliProcess.startOn(hosts, "b", server.environment(), joining);
       awaitJournaled(database, first, 150);
 
-      switch (fault) {
-        case CUT_FROM_THE_DATABASE -> {
-          hosts.cut("a"); // from the database and the server alike
-          Thread.sleep(10_000);
-          hosts.mend("a");
-        }
-        case PAUSED_PAST_ITS_LEASES -> {
-          first.pause();
-          Thread.sleep(10_000);
-          first.resume();
-        }
-        case KILLED_AND_STARTED_AGAIN -> {
-          first.kill();
-          first = CliProcess.startOn(hosts, "a", server.environment(), joining);
-        }
-      }
+      first =
+          fault.strike(
+              hosts, first, () -> CliProcess.startOn(hosts, "a", server.environment(), joining));
       int secondExit = second.waitFor(300);
       int firstExit = first.waitFor(300);
       System.out.println(
@@ -105,7 +88,8 @@ class CyrusRestoreIT extends ImapRestoreScenarios {
               + ":\n"
               + second.output());
       assertThat(
-              query(database, "SELECT state FROM restore_operation WHERE id = '" + operation + "'"))
+              SeveralHostsIT.query(
+                  database, "SELECT state FROM restore_operation WHERE id = '" + operation + "'"))
           .as("%s:%n%s%n%s", fault, first.output(), second.output())
           .isEqualTo("COMPLETED");
     }
@@ -124,22 +108,14 @@ class CyrusRestoreIT extends ImapRestoreScenarios {
           .isTrue();
       assertThat(System.nanoTime()).as("no progress:%n%s", first.output()).isLessThan(deadline);
       try {
-        if (Long.parseLong(query(database, "SELECT COUNT(*) FROM imap_message")) >= atLeast) {
+        if (Long.parseLong(SeveralHostsIT.query(database, "SELECT COUNT(*) FROM imap_message"))
+            >= atLeast) {
           return;
         }
       } catch (SQLException e) {
         // its tables are not made yet
       }
       Thread.sleep(50);
-    }
-  }
-
-  private static String query(String database, String sql) throws SQLException {
-    try (Connection c = DriverManager.getConnection(database, "root", "");
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      assertThat(rs.next()).isTrue();
-      return rs.getString(1);
     }
   }
 }

@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +31,43 @@ class SeveralHostsIT {
   enum Fault {
     CUT_FROM_THE_DATABASE,
     PAUSED_PAST_ITS_LEASES,
-    KILLED_AND_STARTED_AGAIN
+    KILLED_AND_STARTED_AGAIN;
+
+    /**
+     * Does it to the instance running on host {@code a}; answers the instance that runs there
+     * afterwards ({@code again} starts a new one after a kill).
+     */
+    CliProcess strike(Hosts hosts, CliProcess first, Supplier<CliProcess> again) throws Exception {
+      switch (this) {
+        case CUT_FROM_THE_DATABASE -> {
+          hosts.cut("a"); // from everything: the database, the server, the other host
+          Thread.sleep(10_000); // three leases: the second takes the first's accounts
+          hosts.mend("a");
+          return first;
+        }
+        case PAUSED_PAST_ITS_LEASES -> {
+          first.pause();
+          Thread.sleep(10_000);
+          first.resume();
+          return first;
+        }
+        case KILLED_AND_STARTED_AGAIN -> {
+          first.kill();
+          return again.get();
+        }
+      }
+      throw new AssertionError(this);
+    }
+  }
+
+  /** The first value {@code sql} answers on the database at {@code url}. */
+  static String query(String url, String sql) throws java.sql.SQLException {
+    try (Connection c = DriverManager.getConnection(url, "root", "");
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      assertThat(rs.next()).as(sql).isTrue();
+      return rs.getString(1);
+    }
   }
 
   private static Hosts hosts;
@@ -81,22 +118,7 @@ class SeveralHostsIT {
     CliProcess second = CliProcess.startOn(hosts, "b", joining);
     awaitClusters(schema, first, 5);
 
-    switch (fault) {
-      case CUT_FROM_THE_DATABASE -> {
-        hosts.cut("a");
-        Thread.sleep(10_000); // three leases: the second takes the first's accounts
-        hosts.mend("a");
-      }
-      case PAUSED_PAST_ITS_LEASES -> {
-        first.pause();
-        Thread.sleep(10_000);
-        first.resume();
-      }
-      case KILLED_AND_STARTED_AGAIN -> {
-        first.kill();
-        first = CliProcess.startOn(hosts, "a", joining);
-      }
-    }
+    first = fault.strike(hosts, first, () -> CliProcess.startOn(hosts, "a", joining));
 
     int secondExit = second.waitFor(300);
     int firstExit = first.waitFor(300);
@@ -110,11 +132,16 @@ class SeveralHostsIT {
             + secondExit
             + ":\n"
             + second.output());
-    assertThat(state(schema, operation))
+    assertThat(
+            query(
+                server + schema,
+                "SELECT state FROM restore_operation WHERE id = '" + operation + "'"))
         .as("%s:%n%s%n%s", fault, first.output(), second.output())
         .isEqualTo("COMPLETED");
-    assertThat(count(schema, "SELECT COUNT(*) FROM restore_account WHERE finished_at IS NULL"))
-        .isZero();
+    assertThat(
+            query(
+                server + schema, "SELECT COUNT(*) FROM restore_account WHERE finished_at IS NULL"))
+        .isEqualTo("0");
     List<String> verify = new ArrayList<>(List.of("verify", "--backup", backup.toString()));
     verify.addAll(store);
     Cli.Result verified = Cli.run(verify.toArray(String[]::new));
@@ -130,32 +157,14 @@ class SeveralHostsIT {
           .isTrue();
       assertThat(System.nanoTime()).as("no progress:%n%s", first.output()).isLessThan(deadline);
       try {
-        if (count(schema, "SELECT COUNT(*) FROM restore_cluster") >= atLeast) {
+        if (Long.parseLong(query(server + schema, "SELECT COUNT(*) FROM restore_cluster"))
+            >= atLeast) {
           return;
         }
       } catch (java.sql.SQLException e) {
         // the schema is not made yet
       }
       Thread.sleep(50);
-    }
-  }
-
-  private static String state(String schema, String operation) throws Exception {
-    try (Connection c = DriverManager.getConnection(server + schema, "root", "");
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery("SELECT state FROM restore_operation WHERE id = '" + operation + "'")) {
-      assertThat(rs.next()).isTrue();
-      return rs.getString(1);
-    }
-  }
-
-  private static long count(String schema, String sql) throws Exception {
-    try (Connection c = DriverManager.getConnection(server + schema, "root", "");
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
     }
   }
 }
