@@ -75,23 +75,7 @@ class CyrusRestoreIT extends ImapRestoreScenarios {
       first =
           fault.strike(
               hosts, first, () -> CliProcess.startOn(hosts, "a", server.environment(), joining));
-      int secondExit = second.waitFor(300);
-      int firstExit = first.waitFor(300);
-      System.out.println(
-          fault
-              + ": first exited "
-              + firstExit
-              + ":\n"
-              + first.output()
-              + "\nsecond exited "
-              + secondExit
-              + ":\n"
-              + second.output());
-      assertThat(
-              SeveralHostsIT.query(
-                  database, "SELECT state FROM restore_operation WHERE id = '" + operation + "'"))
-          .as("%s:%n%s%n%s", fault, first.output(), second.output())
-          .isEqualTo("COMPLETED");
+      fault.awaitCompleted(first, second, database, operation);
     }
     assertSame(
         messages(local.readBack(dir, logins)),

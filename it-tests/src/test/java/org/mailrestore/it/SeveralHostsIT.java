@@ -58,6 +58,29 @@ class SeveralHostsIT {
       }
       throw new AssertionError(this);
     }
+
+    /**
+     * Waits for both instances to end (the first's output and exit code go to the report) and
+     * checks the operation ended COMPLETED on the database at {@code url}.
+     */
+    void awaitCompleted(CliProcess first, CliProcess second, String url, String operation)
+        throws Exception {
+      int secondExit = second.waitFor(300);
+      int firstExit = first.waitFor(300);
+      System.out.println(
+          this
+              + ": first exited "
+              + firstExit
+              + ":\n"
+              + first.output()
+              + "\nsecond exited "
+              + secondExit
+              + ":\n"
+              + second.output());
+      assertThat(query(url, "SELECT state FROM restore_operation WHERE id = '" + operation + "'"))
+          .as("%s:%n%s%n%s", this, first.output(), second.output())
+          .isEqualTo("COMPLETED");
+    }
   }
 
   /** The first value {@code sql} answers on the database at {@code url}. */
@@ -120,24 +143,7 @@ class SeveralHostsIT {
 
     first = fault.strike(hosts, first, () -> CliProcess.startOn(hosts, "a", joining));
 
-    int secondExit = second.waitFor(300);
-    int firstExit = first.waitFor(300);
-    System.out.println(
-        fault
-            + ": first exited "
-            + firstExit
-            + ":\n"
-            + first.output()
-            + "\nsecond exited "
-            + secondExit
-            + ":\n"
-            + second.output());
-    assertThat(
-            query(
-                server + schema,
-                "SELECT state FROM restore_operation WHERE id = '" + operation + "'"))
-        .as("%s:%n%s%n%s", fault, first.output(), second.output())
-        .isEqualTo("COMPLETED");
+    fault.awaitCompleted(first, second, server + schema, operation);
     assertThat(
             query(
                 server + schema, "SELECT COUNT(*) FROM restore_account WHERE finished_at IS NULL"))
