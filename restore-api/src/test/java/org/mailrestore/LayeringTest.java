@@ -83,7 +83,8 @@ class LayeringTest {
             "restore-backup",
             "restore-sources",
             "restore-mailstore",
-            "restore-imap")) {
+            "restore-imap",
+            "restore-ldap")) {
       assertThat(offenders(module, ENGINE, Set.of())).as(module).isEmpty();
     }
   }
@@ -91,7 +92,8 @@ class LayeringTest {
   @Test
   void theSpiKnowsNoKind() {
     Pattern kinds =
-        Pattern.compile("\\borg\\.mailrestore\\.(backup|maildir|mbox|zimbra|mailstore|imap)\\.");
+        Pattern.compile(
+            "\\borg\\.mailrestore\\.(backup|maildir|mbox|zimbra|mailstore|imap|ldap)\\.");
     assertThat(offenders("restore-spi", kinds, Set.of())).isEmpty();
   }
 }

@@ -48,7 +48,8 @@ final class TargetOptions implements KindFlags.Installable {
   List<TargetSpec> targets() {
     List<TargetKind> given = new ArrayList<>();
     locations.forEach((kind, option) -> {
-      if (KindFlags.value(option) != null) {
+      String value = KindFlags.value(option);
+      if (value != null && kind.takesLocation(value)) {
         given.add(kind);
       }
     });
@@ -68,11 +69,26 @@ final class TargetOptions implements KindFlags.Installable {
         .get(kind)
         .forEach((name, option) -> {
           String v = KindFlags.value(option);
-          if (v != null) {
+          if (v != null && !namesAnotherTarget(kind, option, v)) {
             values.put(name, v);
           }
         });
     return new TargetSpec(kind.name(), location, new TreeMap<>(values)).normalize();
+  }
+
+  /**
+   * Whether a flag one kind has as an option names another kind's target by this value ({@code
+   * --provision ldap://...} is the directory's location, not the IMAP kind's {@code --provision}).
+   */
+  private boolean namesAnotherTarget(TargetKind kind, OptionSpec option, String value) {
+    for (Map.Entry<TargetKind, OptionSpec> location : locations.entrySet()) {
+      if (location.getKey() != kind
+          && location.getValue() == option
+          && location.getKey().takesLocation(value)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The targets to write to: one at least must be named. */

@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
       ArchiveCommand.class,
       PeerCommand.class,
       ImapCommand.class,
+      LdapCommand.class,
       MemoryCommand.class,
       SuiteCommand.class,
       RestoreChildCommand.class,

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.mailrestore.destination.MailTarget;
 import org.mailrestore.destination.TargetContext;
 import org.mailrestore.destination.TargetSpec;
@@ -50,6 +51,12 @@ final class Targets implements TargetOpener, AutoCloseable {
         open.put(spec, target);
       }
       parts.add(target);
+    }
+    if (parts.stream().allMatch(t -> t.contentTypes().isEmpty())) {
+      throw new IOException(
+          "no target here takes mail ("
+              + parts.stream().map(MailTarget::describe).collect(Collectors.joining(", "))
+              + " holds accounts only): name where the mailboxes go too (--volume, --target)");
     }
     return parts.size() == 1 ? parts.get(0) : new ComposedTarget(parts);
   }

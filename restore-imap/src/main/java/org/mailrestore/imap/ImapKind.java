@@ -1,17 +1,10 @@
 package org.mailrestore.imap;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import javax.sql.DataSource;
 import org.mailrestore.destination.MailTarget;
 import org.mailrestore.destination.TargetContext;
@@ -19,6 +12,7 @@ import org.mailrestore.destination.TargetKind;
 import org.mailrestore.destination.TargetSpec;
 import org.mailrestore.kind.FieldProblems;
 import org.mailrestore.kind.KindOption;
+import org.mailrestore.kind.KindSecrets;
 
 /**
  * A live IMAP server ({@code --target imap://host:port}): see docs/imap-target.md. The admin's
@@ -206,42 +200,15 @@ public final class ImapKind implements TargetKind {
   }
 
   private static String password(TargetSpec spec, Map<String, String> env) throws IOException {
-    String file = spec.option(PASSWORD_FILE);
-    if (file != null) {
-      try {
-        return Files.readString(Path.of(file), StandardCharsets.UTF_8).strip();
-      } catch (IOException e) {
-        throw new IOException("cannot read the IMAP password file " + file + ": " + e, e);
-      }
+    try {
+      return KindSecrets.password(
+          spec.option(PASSWORD_FILE), env, PASSWORD_ENV, "the admin's", "--imap-password-file");
+    } catch (IOException e) {
+      throw new IOException("an IMAP target " + e.getMessage(), e);
     }
-    String password = env.get(PASSWORD_ENV);
-    if (password == null || password.isEmpty()) {
-      throw new IOException(
-          "an IMAP target needs the admin's password: "
-              + PASSWORD_ENV
-              + " or --imap-password-file");
-    }
-    return password;
   }
 
   private static SSLContext tls(String trustStore, String password) throws IOException {
-    try {
-      SSLContext context = SSLContext.getInstance("TLS");
-      if (trustStore == null) {
-        context.init(null, null, null);
-        return context;
-      }
-      KeyStore store = KeyStore.getInstance("PKCS12");
-      try (InputStream in = Files.newInputStream(Path.of(trustStore))) {
-        store.load(in, password == null ? null : password.toCharArray());
-      }
-      TrustManagerFactory trust =
-          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      trust.init(store);
-      context.init(null, trust.getTrustManagers(), null);
-      return context;
-    } catch (GeneralSecurityException e) {
-      throw new IOException("cannot use the trust store " + trustStore + ": " + e.getMessage(), e);
-    }
+    return KindSecrets.tls(trustStore, password);
   }
 }

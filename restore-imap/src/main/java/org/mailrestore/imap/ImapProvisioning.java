@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.ProvisioningRefusedException;
 import org.mailrestore.destination.TargetProvisioning;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.ClassOfService;
@@ -84,7 +85,7 @@ final class ImapProvisioning implements TargetProvisioning {
   public ProvisionedAccount create(Account account, String name, String id, boolean withCos)
       throws SQLException, IOException {
     if (users == null) {
-      throw new IOException(
+      throw new ProvisioningRefusedException(
           "the account "
               + name
               + " does not exist on "
@@ -94,7 +95,7 @@ final class ImapProvisioning implements TargetProvisioning {
     }
     users.create(name);
     if (!logsIn(name)) {
-      throw new IOException(
+      throw new ProvisioningRefusedException(
           "created "
               + name
               + " in "

@@ -90,6 +90,19 @@ public interface RestoredStore extends AutoCloseable {
 
   Optional<RestoredAccount> account(String name) throws SQLException, IOException;
 
+  /**
+   * The backup's account as this target keeps it by its mapping (a directory's schema may have no
+   * place for some attributes): what verify compares {@link #account} with.
+   */
+  default Account expected(Account backup) throws SQLException, IOException {
+    return backup;
+  }
+
+  /** False for a target that holds accounts but no mailboxes (a directory). */
+  default boolean holdsMailboxes() {
+    return true;
+  }
+
   /** The items with these ids in the target, those that exist. */
   Map<Integer, RestoredItem> items(ProvisionedAccount account, Collection<Integer> ids)
       throws SQLException, IOException;

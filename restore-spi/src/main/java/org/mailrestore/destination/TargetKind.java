@@ -31,6 +31,15 @@ public interface TargetKind extends Kind {
    */
   KindOption location();
 
+  /**
+   * Whether a value of the location's flag names this kind's target. Kinds may share a flag ({@code
+   * --target imap://...}, {@code --provision ldap://...} beside the IMAP kind's {@code --provision
+   * sql}); the value tells them apart.
+   */
+  default boolean takesLocation(String value) {
+    return true;
+  }
+
   /** The kind's own options. */
   default List<KindOption> options() {
     return List.of();

@@ -32,7 +32,8 @@ public interface TargetProvisioning {
   boolean idInUse(String id) throws SQLException, IOException;
 
   /**
-   * Creates the account, with an empty mailbox.
+   * Creates the account, with an empty mailbox. Its aliases are those the restore will add with
+   * {@link #addAliases} (none when it adds none): a target may make them with the account.
    *
    * @param name the address to create it as (the backup's, or another for the new-account policy)
    * @param id the id to give it, when the target lets the restore choose (the backup's, when
@@ -64,5 +65,20 @@ public interface TargetProvisioning {
   /** False when the target has no aliases: the engine reports them as not carried. */
   default boolean holdsAliases() {
     return true;
+  }
+
+  /**
+   * What the target leaves out of an account it made or updated, for the report: attributes its
+   * schema has no place for, a password it could not set. Never a secret.
+   *
+   * @param detail what was left out and why, for a person
+   * @param ofThisAccount true when it is this account's own (reported for each account), false when
+   *     every account with it is left out alike (reported once)
+   */
+  record Omission(String detail, boolean ofThisAccount) {}
+
+  /** What the target left out of this account (as given to {@link #create} or {@link #update}). */
+  default List<Omission> omissions(Account account) throws SQLException, IOException {
+    return List.of();
   }
 }

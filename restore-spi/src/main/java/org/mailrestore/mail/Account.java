@@ -38,6 +38,11 @@ public record Account(
         Map.of());
   }
 
+  /** The same account without aliases (when a restore adds none). */
+  public Account withoutAliases() {
+    return new Account(id, name, domain, cos, status, system, List.of(), attributes);
+  }
+
   public Account withName(String newName) {
     String newDomain = newName.substring(newName.indexOf('@') + 1);
     return new Account(id, newName, newDomain, cos, status, system, aliases, attributes);

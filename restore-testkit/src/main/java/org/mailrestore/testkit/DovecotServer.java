@@ -114,8 +114,6 @@ public final class DovecotServer {
     for (String sub : List.of("run", "state", "mail")) {
       Files.createDirectories(dir.resolve(sub));
     }
-    boolean root = "root".equals(System.getProperty("user.name"));
-    String me = System.getProperty("user.name");
     Files.writeString(dir.resolve("master.passwd"), MASTER + ":{PLAIN}" + MASTER_PASSWORD + "\n");
     Files.writeString(
         dir.resolve("sql.conf"),
@@ -138,6 +136,58 @@ public final class DovecotServer {
             "user_query = SELECT email AS user, quota_rule FROM users WHERE email = '%u'",
             "iterate_query = SELECT email AS user FROM users",
             ""));
+    return configure(
+        dir,
+        port,
+        database,
+        """
+        passdb {
+          driver = sql
+          args = %1$s/sql.conf
+        }
+        userdb {
+          driver = sql
+          args = %1$s/sql.conf
+        }\
+        """
+            .formatted(dir));
+  }
+
+  /**
+   * A Dovecot of its own whose users are in an LDAP directory: {@code ldapConf} is Dovecot's {@code
+   * dovecot-ldap.conf.ext} for its LDAP passdb and userdb (hosts, base, filters); the master user
+   * is as in {@link #get()}. The caller stops it.
+   */
+  public static DovecotServer withLdap(String ldapConf) throws IOException, SQLException {
+    Path dir = ScratchSpace.directory("mailrestore-dovecot-ldap-");
+    Files.setPosixFilePermissions(
+        dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    for (String sub : List.of("run", "state", "mail")) {
+      Files.createDirectories(dir.resolve(sub));
+    }
+    Files.writeString(dir.resolve("master.passwd"), MASTER + ":{PLAIN}" + MASTER_PASSWORD + "\n");
+    Files.writeString(dir.resolve("ldap.conf.ext"), ldapConf);
+    return configure(
+        dir,
+        LocalDaemons.freePort(),
+        null,
+        """
+        passdb {
+          driver = ldap
+          args = %1$s/ldap.conf.ext
+        }
+        userdb {
+          driver = ldap
+          args = %1$s/ldap.conf.ext
+        }\
+        """
+            .formatted(dir));
+  }
+
+  private static DovecotServer configure(Path dir, int port, String database, String auth)
+      throws IOException {
+    boolean root = "root".equals(System.getProperty("user.name"));
+    String me = System.getProperty("user.name");
     String users =
         root
             ? "mail_uid = mail\nmail_gid = mail\nfirst_valid_uid = 8\nfirst_valid_gid = 8\n"
@@ -184,14 +234,7 @@ public final class DovecotServer {
           args = %1$s/master.passwd
           pass = yes
         }
-        passdb {
-          driver = sql
-          args = %1$s/sql.conf
-        }
-        userdb {
-          driver = sql
-          args = %1$s/sql.conf
-        }
+        %4$s
         namespace inbox {
           inbox = yes
           separator = /
@@ -222,7 +265,7 @@ public final class DovecotServer {
           quota_vsizes = yes
         }
         """
-            .formatted(d, users, port));
+            .formatted(d, users, port, auth));
     if (root) {
       LocalDaemons.run(List.of("chown", "-R", "mail:mail", dir.resolve("mail").toString()));
     }

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.ProvisioningRefusedException;
 import org.mailrestore.destination.TargetProvisioning;
 import org.mailrestore.kind.FailureReason;
 import org.mailrestore.mail.Account;
@@ -72,7 +73,14 @@ public final class Provisioner {
       switch (run.source().account(sourceId)) {
         case Parsed.Ok<Account>(Account account, String location) -> {
           if (selection.includes(account)) {
-            provisionAccount(account, location);
+            try {
+              provisionAccount(account, location);
+            } catch (ProvisioningRefusedException e) {
+              // The target refused this account (its schema, its rights): the others go on.
+              String detail = refusal(e);
+              record(FailureReason.TARGET_REFUSED, account.id(), location, detail);
+              accounts.finish(run.id(), account.id(), AccountState.FAILED, detail);
+            }
           }
         }
         case Parsed.Failed<Account>(String location, String reason) -> {
@@ -91,8 +99,12 @@ public final class Provisioner {
     for (Parsed<Domain> parsed : run.source().domains()) {
       switch (parsed) {
         case Parsed.Ok<Domain>(Domain domain, String location) -> {
-          if (selection.includesDomain(domain.name()) && !target.ensureDomain(domain)) {
-            notCarried.once("domains", location);
+          try {
+            if (selection.includesDomain(domain.name()) && !target.ensureDomain(domain)) {
+              notCarried.once("domains", location);
+            }
+          } catch (ProvisioningRefusedException e) {
+            record(FailureReason.TARGET_REFUSED, "", location, refusal(e));
           }
         }
         case Parsed.Failed<Domain>(String location, String reason) ->
@@ -105,8 +117,12 @@ public final class Provisioner {
     for (Parsed<ClassOfService> parsed : run.source().classesOfService()) {
       switch (parsed) {
         case Parsed.Ok<ClassOfService>(ClassOfService cos, String location) -> {
-          if (!target.ensureClassOfService(cos)) {
-            notCarried.once("classes of service", location);
+          try {
+            if (!target.ensureClassOfService(cos)) {
+              notCarried.once("classes of service", location);
+            }
+          } catch (ProvisioningRefusedException e) {
+            record(FailureReason.TARGET_REFUSED, "", location, refusal(e));
           }
         }
         case Parsed.Failed<ClassOfService>(String location, String reason) ->
@@ -119,8 +135,12 @@ public final class Provisioner {
     for (Parsed<DistributionList> parsed : run.source().distributionLists()) {
       switch (parsed) {
         case Parsed.Ok<DistributionList>(DistributionList list, String location) -> {
-          if (selection.includesDomain(list.domain()) && !target.ensureList(list)) {
-            notCarried.once("distribution lists", location);
+          try {
+            if (selection.includesDomain(list.domain()) && !target.ensureList(list)) {
+              notCarried.once("distribution lists", location);
+            }
+          } catch (ProvisioningRefusedException e) {
+            record(FailureReason.TARGET_REFUSED, "", location, refusal(e));
           }
         }
         case Parsed.Failed<DistributionList>(String location, String reason) ->
@@ -134,6 +154,12 @@ public final class Provisioner {
     String name = request.targetName(account.name());
     boolean withCos = !request.selection().skipCos();
     accounts.add(run.id(), account.id(), name);
+    // Aliases belong to the original address, not to a copy restored beside it.
+    boolean withAliases =
+        !request.selection().skipAliases()
+            && request.conflictPolicy() != ConflictPolicy.NEW_ACCOUNT
+            && request.selection().into() == null;
+    Account given = withAliases ? account : account.withoutAliases();
     Optional<ProvisionedAccount> existing = target.find(name);
     ProvisionedAccount into;
     AccountState state = AccountState.PROVISIONED;
@@ -145,13 +171,13 @@ public final class Provisioner {
               yield existing.get().withFresh(false);
             }
             case REPLACE -> {
-              ProvisionedAccount replaced = target.update(existing.get(), account, true, withCos);
+              ProvisionedAccount replaced = target.update(existing.get(), given, true, withCos);
               target.empty(replaced);
               records.books().idMap().forget(replaced.key());
               yield replaced.withFresh(true);
             }
             case MERGE, NEW_ACCOUNT ->
-                target.update(existing.get(), account, false, withCos).withFresh(false);
+                target.update(existing.get(), given, false, withCos).withFresh(false);
           };
     } else if (request.selection().skipProvisioning()) {
       String detail = "account " + name + " does not exist and provisioning is skipped";
@@ -159,14 +185,25 @@ public final class Provisioner {
       accounts.finish(run.id(), account.id(), AccountState.FAILED, detail);
       return;
     } else {
-      into = target.create(account, name, idFor(account), withCos).withFresh(true);
+      into = target.create(given, name, idFor(account), withCos).withFresh(true);
     }
-    // Aliases belong to the original address, not to a copy restored beside it.
-    if (state != AccountState.SKIPPED
-        && !request.selection().skipAliases()
-        && request.conflictPolicy() != ConflictPolicy.NEW_ACCOUNT
-        && request.selection().into() == null
-        && !account.aliases().isEmpty()) {
+    if (state != AccountState.SKIPPED) {
+      for (TargetProvisioning.Omission left : target.omissions(account.withName(name))) {
+        if (left.ofThisAccount()) {
+          records.record(
+              run.id(),
+              Phase.PROVISIONING,
+              FailureReason.NOT_CARRIED,
+              account.id(),
+              0,
+              location,
+              left.detail());
+        } else {
+          notCarried.once(left.detail(), location, left.detail());
+        }
+      }
+    }
+    if (state != AccountState.SKIPPED && withAliases && !account.aliases().isEmpty()) {
       if (!target.holdsAliases()) {
         notCarried.once("aliases", location);
       } else {
@@ -190,6 +227,10 @@ public final class Provisioner {
       return account.id();
     }
     return UUID.randomUUID().toString();
+  }
+
+  private static String refusal(ProvisioningRefusedException e) {
+    return java.util.Objects.requireNonNullElse(e.getMessage(), e.getClass().getSimpleName());
   }
 
   private void record(FailureReason reason, String sourceId, String location, String detail)

@@ -24,16 +24,14 @@ public final class NotCarried {
   }
 
   /** Reports that the target holds no {@code what}, the first time only. */
-  public synchronized void once(String what, String location) throws SQLException {
-    if (reported.add(what)) {
-      records.record(
-          operationId,
-          phase,
-          FailureReason.NOT_CARRIED,
-          "",
-          0,
-          location,
-          "the target holds no " + what + "; they were left out");
+  public void once(String what, String location) throws SQLException {
+    once(what, location, "the target holds no " + what + "; they were left out");
+  }
+
+  /** Reports what was left out, in the target's words, the first time for this key only. */
+  public synchronized void once(String key, String location, String detail) throws SQLException {
+    if (reported.add(key)) {
+      records.record(operationId, phase, FailureReason.NOT_CARRIED, "", 0, location, detail);
     }
   }
 }

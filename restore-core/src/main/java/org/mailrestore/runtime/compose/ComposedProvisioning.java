@@ -132,6 +132,15 @@ final class ComposedProvisioning implements TargetProvisioning {
   }
 
   @Override
+  public List<Omission> omissions(Account account) throws SQLException, IOException {
+    List<Omission> all = new java.util.ArrayList<>();
+    for (int part : target.provisioningOrder()) {
+      all.addAll(part(part).omissions(account));
+    }
+    return all;
+  }
+
+  @Override
   public boolean holdsAliases() {
     for (int part : target.provisioningOrder()) {
       if (part(part).holdsAliases()) {

@@ -54,6 +54,14 @@ final class ComposedReadBack implements RestoredStore {
     if (target.contentTypes().containsAll(ItemType.contents())) {
       kept.add(Fidelity.ALL_ITEM_TYPES);
     }
+    // A directory's account settings and aliases are the composition's.
+    if (directory() >= 0) {
+      for (Fidelity directoryKeeps : List.of(Fidelity.ACCOUNT_SETTINGS, Fidelity.ALIASES)) {
+        if (stores.get(directory()).fidelity().contains(directoryKeeps)) {
+          kept.add(directoryKeeps);
+        }
+      }
+    }
     // Search folders and mountpoints go to the first part: kept when it keeps them.
     for (Fidelity firstParts : List.of(Fidelity.SEARCH_FOLDERS, Fidelity.MOUNTPOINTS)) {
       if (stores.get(0).fidelity().contains(firstParts)) {
@@ -98,9 +106,36 @@ final class ComposedReadBack implements RestoredStore {
     return resolution;
   }
 
+  /** The first part that holds accounts but no content (a directory), or -1. */
+  private int directory() {
+    for (int i = 0; i < stores.size(); i++) {
+      if (target.part(i).contentTypes().isEmpty()) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The account is the first part's; its settings are the directory's when there is one. */
   @Override
   public Optional<RestoredAccount> account(String name) throws SQLException, IOException {
-    return stores.get(0).account(name);
+    Optional<RestoredAccount> first = stores.get(0).account(name);
+    int directory = directory();
+    if (first.isEmpty() || directory < 0) {
+      return first;
+    }
+    Optional<RestoredAccount> held = stores.get(directory).account(name);
+    if (held.isEmpty()) {
+      return Optional.empty(); // not in the directory: nobody can log in to it
+    }
+    return Optional.of(new RestoredAccount(first.get().ref(), held.get().account()));
+  }
+
+  @Override
+  public org.mailrestore.mail.Account expected(org.mailrestore.mail.Account backup)
+      throws SQLException, IOException {
+    int directory = directory();
+    return stores.get(directory < 0 ? 0 : directory).expected(backup);
   }
 
   /** The account in a part, as that part reads it back. */

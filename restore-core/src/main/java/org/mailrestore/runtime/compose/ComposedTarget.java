@@ -31,8 +31,8 @@ public final class ComposedTarget implements MailTarget {
   private final int committing;
 
   /**
-   * @param given the parts, in the order given: provisioning follows it (a directory given first
-   *     has the account before a server that reads it is asked)
+   * @param given the parts, in the order given: provisioning follows it, directories (parts that
+   *     hold no content) first, so a server that reads one finds the account there
    * @throws IllegalArgumentException when more than one part commits with the bookkeeping, or there
    *     are too many parts
    */
@@ -50,7 +50,10 @@ public final class ComposedTarget implements MailTarget {
     this.parts = Routing.ordered(given);
     this.routing = new Routing(parts);
     this.committing = atomic.isEmpty() ? -1 : parts.indexOf(atomic.get(0));
-    this.provisioningOrder = List.copyOf(given);
+    // A directory (a part without content) is provisioned first: the servers read accounts there.
+    List<MailTarget> order = new ArrayList<>(given);
+    order.sort(java.util.Comparator.comparing(t -> !t.contentTypes().isEmpty()));
+    this.provisioningOrder = List.copyOf(order);
   }
 
   MailTarget part(int index) {

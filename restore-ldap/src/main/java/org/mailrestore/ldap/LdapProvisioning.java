@@ -1,0 +1,381 @@
+package org.mailrestore.ldap;
+
+import com.unboundid.ldap.sdk.DN;
+import com.unboundid.ldap.sdk.Entry;
+import com.unboundid.ldap.sdk.Filter;
+import com.unboundid.ldap.sdk.Modification;
+import com.unboundid.ldap.sdk.ModificationType;
+import com.unboundid.ldap.sdk.SearchResultEntry;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.ProvisioningRefusedException;
+import org.mailrestore.destination.TargetProvisioning;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.ClassOfService;
+import org.mailrestore.mail.DistributionList;
+import org.mailrestore.mail.Domain;
+
+/**
+ * Phase 1 into the directory, through a {@link Layout}. Idempotent: an entry that exists is found
+ * and brought up to date by the policy's rules ({@link EntryChanges}), and nothing is written when
+ * it already is; a re-run leaves every entry's modify timestamp as it was. Accounts have no mailbox
+ * here ({@link ProvisionedAccount#key()} 0): the target composed beside the directory holds it.
+ */
+final class LdapProvisioning implements TargetProvisioning {
+
+  private final Directory directory;
+  private final Layout layout;
+
+  /** Entries known to exist (containers shared by thousands of accounts are read once). */
+  private final Set<DN> present = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  private final Map<String, Optional<String>> cosIds = new HashMap<>();
+
+  /**
+   * The entries this instance just made or updated, by lower-case address: phase 1 adds an
+   * account's aliases right after making it, and they were made with it. A few are kept.
+   */
+  private final Map<String, Entry> made =
+      java.util.Collections.synchronizedMap(
+          new java.util.LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, com.unboundid.ldap.sdk.Entry> e) {
+              return size() > 64;
+            }
+          });
+
+  LdapProvisioning(Directory directory, Layout layout) {
+    this.directory = directory;
+    this.layout = layout;
+  }
+
+  /** Adds each entry that is not there yet, parents first. */
+  private void ensure(List<Entry> entries, String what) throws IOException {
+    for (Entry e : entries) {
+      DN dn = Directory.dn(e);
+      if (present.contains(dn)) {
+        continue;
+      }
+      if (directory.get(dn, "1.1").isEmpty()) {
+        layout.checkSizes(e, what);
+        directory.add(e);
+      }
+      present.add(dn);
+    }
+  }
+
+  @Override
+  public boolean ensureDomain(Domain domain) throws IOException {
+    Address.parse("postmaster@" + domain.name()); // a domain no entry can be named by fails here
+    List<Entry> entries = layout.domain(domain);
+    ensure(entries, "domain " + domain.name());
+    return !entries.isEmpty();
+  }
+
+  @Override
+  public boolean ensureClassOfService(ClassOfService cos) throws IOException {
+    List<Entry> entries = layout.classOfService(cos);
+    ensure(entries, "class of service " + cos.name());
+    synchronized (cosIds) {
+      cosIds.remove(cos.name());
+    }
+    return !entries.isEmpty();
+  }
+
+  private @Nullable String cosId(@Nullable String name) throws IOException {
+    if (name == null) {
+      return null;
+    }
+    synchronized (cosIds) {
+      Optional<String> known = cosIds.get(name);
+      if (known != null) {
+        return known.orElse(null);
+      }
+    }
+    Optional<String> id =
+        directory.get(layout.cosDn(name), "zimbraId").map(layout::cosId).filter(x -> x != null);
+    synchronized (cosIds) {
+      cosIds.put(name, id);
+    }
+    return id.orElse(null);
+  }
+
+  @Override
+  public boolean ensureList(DistributionList list) throws IOException {
+    Address.parse(list.address());
+    List<Entry> entries = layout.list(list);
+    Entry wanted = entries.get(entries.size() - 1);
+    ensure(entries.subList(0, entries.size() - 1), "list " + list.address());
+    Optional<Entry> held = directory.get(Directory.dn(wanted), "*");
+    if (held.isEmpty()) {
+      layout.checkSizes(wanted, "list " + list.address());
+      directory.add(wanted);
+      return true;
+    }
+    String[] classes = wanted.getObjectClassValues();
+    if (!held.get().hasObjectClass(classes[1])) {
+      throw new ProvisioningRefusedException(
+          "the list "
+              + list.address()
+              + " would be "
+              + wanted.getDN()
+              + ", which the directory holds as another kind of entry");
+    }
+    Set<String> members = new HashSet<>();
+    String[] have = held.get().getAttributeValues(layout.memberAttribute());
+    for (String m : have == null ? new String[0] : have) {
+      members.add(m.toLowerCase(Locale.ROOT));
+    }
+    List<String> missing = new ArrayList<>();
+    for (String m : list.members()) {
+      if (members.add(m.toLowerCase(Locale.ROOT))) {
+        missing.add(m);
+      }
+    }
+    if (!missing.isEmpty()) {
+      directory.modify(
+          Directory.dn(wanted),
+          List.of(
+              new Modification(
+                  ModificationType.ADD, layout.memberAttribute(), missing.toArray(String[]::new))));
+    }
+    return true;
+  }
+
+  /** The account's entry with every user attribute, if the directory has it. */
+  private Optional<SearchResultEntry> entry(String name) throws IOException {
+    List<SearchResultEntry> found =
+        directory.search(layout.base, layout.accountByAddress(name), "*");
+    if (found.size() > 1) {
+      throw new ProvisioningRefusedException(
+          "the directory holds "
+              + found.size()
+              + " accounts for "
+              + name
+              + " ("
+              + found.get(0).getDN()
+              + ", "
+              + found.get(1).getDN()
+              + "): make it one");
+    }
+    return found.stream().findFirst();
+  }
+
+  @Override
+  public Optional<ProvisionedAccount> find(String name) throws IOException {
+    made.remove(name.toLowerCase(Locale.ROOT)); // what was made before is the directory's now
+    return entry(name).map(e -> new ProvisionedAccount(0, layout.accountId(e), name, false));
+  }
+
+  @Override
+  public boolean idInUse(String id) throws IOException {
+    if (!(layout instanceof ZimbraLayout)) {
+      return false; // inetOrgPerson entries are named by their address, not an id
+    }
+    return !directory
+        .search(layout.base, Filter.createEqualityFilter("zimbraId", id), "1.1")
+        .isEmpty();
+  }
+
+  @Override
+  public ProvisionedAccount create(Account account, String name, String id, boolean withCos)
+      throws IOException {
+    Address address = Address.parse(name);
+    ensure(layout.containers(address), "account " + name);
+    Entry entry = layout.account(account, name, id, withCos ? cosId(account.cos()) : null);
+    List<Address> aliases = freeAliases(account.aliases(), null);
+    for (Address alias : aliases) {
+      layout.aliasValues(alias.original()).forEach(entry::addAttribute);
+    }
+    layout.checkSizes(entry, "account " + name);
+    directory.add(entry);
+    made.put(name.toLowerCase(Locale.ROOT), entry);
+    String accountId = layout.accountId(entry);
+    for (Address alias : aliases) {
+      ensure(layout.aliasEntries(alias, accountId), "alias " + alias.original());
+    }
+    return new ProvisionedAccount(0, accountId, name, true);
+  }
+
+  @Override
+  public ProvisionedAccount update(
+      ProvisionedAccount existing, Account account, boolean replace, boolean withCos)
+      throws IOException {
+    String name = existing.name();
+    SearchResultEntry current =
+        entry(name)
+            .orElseThrow(() ->
+                new ProvisioningRefusedException(
+                    "the account " + name + " left the directory while it was restored"));
+    String accountId = layout.accountId(current);
+    Entry desired =
+        layout.account(
+            account,
+            name,
+            accountId == null ? existing.id() : accountId,
+            withCos ? cosId(account.cos()) : null);
+    if (layout instanceof ZimbraLayout && current.getAttributeValue("zimbraId") != null) {
+      desired.setAttribute("zimbraId", current.getAttributeValue("zimbraId"));
+    }
+    List<Address> aliases = freeAliases(account.aliases(), Directory.dn(current));
+    for (Address alias : aliases) {
+      layout.aliasValues(alias.original()).forEach(desired::addAttribute);
+    }
+    layout.checkSizes(desired, "account " + name);
+    directory.modify(
+        Directory.dn(current),
+        EntryChanges.between(current, desired, replace, additive(), layout.room));
+    String id = layout.accountId(desired);
+    for (Address alias : aliases) {
+      ensure(layout.aliasEntries(alias, id), "alias " + alias.original());
+    }
+    return new ProvisionedAccount(0, id, name, existing.fresh());
+  }
+
+  private Set<String> additive() {
+    Set<String> additive = new HashSet<>();
+    additive.add("mail");
+    layout.aliasAttributes().forEach(a -> additive.add(a.toLowerCase(Locale.ROOT)));
+    return additive;
+  }
+
+  /**
+   * The aliases no other entry receives mail for (those of the entry {@code own} aside), checked as
+   * addresses.
+   */
+  private List<Address> freeAliases(List<String> aliases, @Nullable DN own) throws IOException {
+    if (aliases.isEmpty()) {
+      return List.of();
+    }
+    Set<String> taken = taken(aliases, own);
+    List<Address> free = new ArrayList<>();
+    for (String alias : new LinkedHashSet<>(aliases)) {
+      if (!taken.contains(alias.toLowerCase(Locale.ROOT))) {
+        free.add(Address.parse(alias).keeping(alias));
+      }
+    }
+    return free;
+  }
+
+  /** Which of these addresses another entry than {@code own} receives mail for, lower case. */
+  private Set<String> taken(List<String> addresses, @Nullable DN own) throws IOException {
+    Set<String> wanted = new HashSet<>();
+    addresses.forEach(a -> wanted.add(a.toLowerCase(Locale.ROOT)));
+    Set<String> taken = new HashSet<>();
+    for (SearchResultEntry holder :
+        directory.search(
+            layout.base,
+            layout.receiving(addresses),
+            "mail",
+            "mailLocalAddress",
+            "cn",
+            "zimbraMailAlias",
+            "zimbraMailDeliveryAddress")) {
+      if (own != null && Directory.dn(holder).equals(own)) {
+        continue;
+      }
+      for (var a : holder.getAttributes()) {
+        for (String v : a.getValues()) {
+          if (wanted.contains(v.toLowerCase(Locale.ROOT))) {
+            taken.add(v.toLowerCase(Locale.ROOT));
+          }
+        }
+      }
+    }
+    return taken;
+  }
+
+  private boolean holdsAll(Entry entry, List<String> aliases) {
+    for (String alias : aliases) {
+      for (Map.Entry<String, String> v : layout.aliasValues(alias).entrySet()) {
+        if (!entry.hasAttributeValue(v.getKey(), v.getValue())) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public void empty(ProvisionedAccount account) {
+    // The directory keeps no mailbox: the part that holds it empties it.
+  }
+
+  @Override
+  public List<String> addAliases(ProvisionedAccount account, List<String> aliases)
+      throws IOException {
+    Entry known = made.get(account.name().toLowerCase(Locale.ROOT));
+    if (known != null && holdsAll(known, aliases)) {
+      return List.of(); // made with the account a moment ago (and their entries with it)
+    }
+    SearchResultEntry current =
+        entry(account.name())
+            .orElseThrow(() ->
+                new ProvisioningRefusedException(
+                    "the account " + account.name() + " is not in the directory"));
+    Set<String> taken = taken(aliases, Directory.dn(current));
+    List<String> refused = new ArrayList<>();
+    List<Modification> changes = new ArrayList<>();
+    List<Address> added = new ArrayList<>();
+    for (String alias : new LinkedHashSet<>(aliases)) {
+      if (taken.contains(alias.toLowerCase(Locale.ROOT))) {
+        refused.add(alias);
+        continue;
+      }
+      added.add(Address.parse(alias).keeping(alias));
+      for (Map.Entry<String, String> v : layout.aliasValues(alias).entrySet()) {
+        if (!current.hasAttributeValue(v.getKey(), v.getValue())) {
+          changes.add(new Modification(ModificationType.ADD, v.getKey(), v.getValue()));
+        }
+      }
+    }
+    directory.modify(Directory.dn(current), changes);
+    String id = layout.accountId(current);
+    for (Address alias : added) {
+      ensure(layout.aliasEntries(alias, id), "alias " + alias.original());
+    }
+    return refused;
+  }
+
+  @Override
+  public List<Omission> omissions(Account account) {
+    List<Omission> left =
+        new ArrayList<>(layout.leftOut(layout.accountClasses(), account.attributes(), "account"));
+    String name = account.name();
+    if (!Layout.hasPasswordAttribute(account)) {
+      left.add(
+          new Omission(
+              "account " + name + " was made locked: the backup holds no password hash for it",
+              true));
+    } else if (Layout.passwordHash(account).isEmpty()) {
+      left.add(
+          new Omission(
+              "account "
+                  + name
+                  + " was made locked: its password in the backup is not a {SCHEME} hash, so it"
+                  + " was not written",
+              true));
+    } else if (layout instanceof InetOrgPersonLayout && !"active".equals(account.status())) {
+      left.add(
+          new Omission(
+              "account "
+                  + name
+                  + " is "
+                  + account.status()
+                  + " in the backup; inetOrgPerson has no status, so it was written without its"
+                  + " password (nobody can log in as it)",
+              true));
+    }
+    return left;
+  }
+}
