@@ -57,4 +57,59 @@ class TargetFlagsTest {
         .hasMessageContaining("--volume")
         .hasMessageContaining("--target");
   }
+
+  @Test
+  void provisionNamesTheDirectoryByItsUrlAndTheImapKindsOptionOtherwise(@TempDir Path dir) {
+    String[] common = {
+      "restore", "run", "--jdbc-url", "jdbc:mariadb://127.0.0.1/none", "--backup", dir.toString()
+    };
+    List<TargetSpec> directory =
+        parse(
+                concat(
+                    common,
+                    "--target",
+                    "imap://127.0.0.1:1143",
+                    "--provision",
+                    "ldap://127.0.0.1:1389",
+                    "--ldap-base-dn",
+                    "dc=example,dc=org",
+                    "--ldap-schema",
+                    "zimbra"))
+            .writableTargets();
+    assertThat(directory).extracting(TargetSpec::kind).containsExactlyInAnyOrder("imap", "ldap");
+    TargetSpec ldap = directory.stream().filter(t -> t.kind().equals("ldap")).findFirst().get();
+    assertThat(ldap.location()).isEqualTo("ldap://127.0.0.1:1389");
+    assertThat(ldap.option("schema")).isEqualTo("zimbra");
+    TargetSpec imap = directory.stream().filter(t -> t.kind().equals("imap")).findFirst().get();
+    assertThat(imap.option("provision")).as("not the IMAP kind's value").isEqualTo("none");
+
+    List<TargetSpec> sql =
+        parse(
+                concat(
+                    common,
+                    "--target",
+                    "imap://127.0.0.1:1143",
+                    "--provision",
+                    "sql",
+                    "--imap-sql-url",
+                    "jdbc:mariadb://127.0.0.1/users"))
+            .writableTargets();
+    assertThat(sql)
+        .singleElement()
+        .satisfies(t -> {
+          assertThat(t.kind()).isEqualTo("imap");
+          assertThat(t.option("provision")).isEqualTo("sql");
+        });
+
+    assertThatThrownBy(() ->
+            parse(concat(common, "--target", "imap://h", "--provision", "ldap://h"))
+                .writableTargets())
+        .hasMessageContaining("base-dn");
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
+  }
 }

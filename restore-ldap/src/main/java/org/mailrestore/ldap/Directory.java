@@ -89,7 +89,12 @@ final class Directory implements AutoCloseable {
         RootDSE root = first.getRootDSE();
         boolean offered = root != null && root.supportsExtendedOperation(START_TLS_OID);
         if (offered) {
-          ExtendedResult result = first.processExtendedOperation(new StartTLSExtendedRequest(tls));
+          ExtendedResult result;
+          try {
+            result = first.processExtendedOperation(new StartTLSExtendedRequest(tls));
+          } catch (LDAPException e) {
+            throw new IOException(where + ": StartTLS failed: " + describe(e) + cause(e), e);
+          }
           if (result.getResultCode() != ResultCode.SUCCESS) {
             throw new IOException(
                 where + " refused StartTLS: " + describe(result.getResultCode(), result));
@@ -118,7 +123,7 @@ final class Directory implements AutoCloseable {
                 + ": invalid credentials (MAILRESTORE_LDAP_BIND_DN, MAILRESTORE_LDAP_PASSWORD)",
             e);
       }
-      throw new IOException("cannot use " + where + ": " + describe(e), e);
+      throw new IOException("cannot use " + where + ": " + describe(e) + cause(e), e);
     } finally {
       if (first != null) {
         first.close();
@@ -164,6 +169,29 @@ final class Directory implements AutoCloseable {
     }
   }
 
+  /**
+   * Every entry under the base that matches, or null when there are more than {@code limit} (or the
+   * directory limits this bind's searches below that).
+   */
+  @org.jspecify.annotations.Nullable
+  List<SearchResultEntry> searchAll(DN base, Filter filter, int limit, String... attributes)
+      throws IOException {
+    try {
+      com.unboundid.ldap.sdk.SearchRequest request =
+          new com.unboundid.ldap.sdk.SearchRequest(
+              base.toString(), SearchScope.SUB, filter, attributes);
+      request.setSizeLimit(limit + 1);
+      SearchResult result = pool.search(request);
+      return result.getEntryCount() > limit ? null : result.getSearchEntries();
+    } catch (LDAPException e) {
+      if (e.getResultCode() == ResultCode.SIZE_LIMIT_EXCEEDED
+          || e.getResultCode() == ResultCode.NO_SUCH_OBJECT) {
+        return e.getResultCode() == ResultCode.NO_SUCH_OBJECT ? List.of() : null;
+      }
+      throw failure("search " + filter + " under " + base, e);
+    }
+  }
+
   void add(Entry entry) throws IOException {
     try {
       pool.add(entry);
@@ -197,6 +225,15 @@ final class Directory implements AutoCloseable {
             || code == ResultCode.TIME_LIMIT_EXCEEDED;
     String message = where + " could not " + what + ": " + describe(e);
     return transient_ ? new IOException(message, e) : new ProvisioningRefusedException(message, e);
+  }
+
+  /** What lies under a client-side error (a certificate not trusted, a refused connection). */
+  private static String cause(LDAPException e) {
+    Throwable root = e.getCause();
+    while (root != null && root.getCause() != null) {
+      root = root.getCause();
+    }
+    return root == null || root.getMessage() == null ? "" : " (" + root.getMessage() + ")";
   }
 
   private static String describe(LDAPException e) {

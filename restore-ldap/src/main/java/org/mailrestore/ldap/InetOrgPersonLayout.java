@@ -113,6 +113,20 @@ final class InetOrgPersonLayout extends Layout {
     return Filter.createORFilter(any);
   }
 
+  @Override
+  Filter receivers() {
+    return Filter.createORFilter(
+        Filter.createPresenceFilter("mail"),
+        Filter.createPresenceFilter("mailLocalAddress"),
+        Filter.createEqualityFilter("objectClass", "nisMailAlias"));
+  }
+
+  /** {@code cn} is a list's address (and a person's name: an extra word only makes a search). */
+  @Override
+  List<String> addressAttributes() {
+    return List.of("mail", "mailLocalAddress", "cn");
+  }
+
   private Entry unit(DN dn, String ou) {
     Entry e = new Entry(dn);
     e.addAttribute("objectClass", "top", "organizationalUnit");

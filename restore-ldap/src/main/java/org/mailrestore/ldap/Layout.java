@@ -76,6 +76,12 @@ abstract sealed class Layout permits ZimbraLayout, InetOrgPersonLayout {
   /** Finds any entry that receives mail for one of these addresses (account, alias, list). */
   abstract Filter receiving(Collection<String> addresses);
 
+  /** Finds every entry that receives mail (for {@link AddressSnapshot}). */
+  abstract Filter receivers();
+
+  /** The attributes that hold the addresses an entry receives mail for. */
+  abstract List<String> addressAttributes();
+
   /** The entries an account of this address needs above it, parents first. */
   abstract List<Entry> containers(Address address);
 

@@ -62,7 +62,10 @@ public final class LdapKind implements TargetKind {
   @Override
   public List<KindOption> options() {
     return List.of(
-        KindOption.required(BASE_DN, "The DN the entries go under (dc=example,dc=org)"),
+        KindOption.optional(
+            BASE_DN,
+            "The DN the entries go under (dc=example,dc=org); required but with --ldap-schema"
+                + " zimbra, where none means the directory's root, as in Zimbra's own"),
         KindOption.choice(
             SCHEMA,
             "The entries written: inetorgperson (inetOrgPerson accounts with mailLocalAddress"
@@ -96,10 +99,18 @@ public final class LdapKind implements TargetKind {
         problems.add("target.location", e.getMessage());
       }
     }
-    try {
-      new DN(spec.option(BASE_DN));
-    } catch (LDAPException e) {
-      problems.add("target.options." + BASE_DN, "is not a DN: " + e.getExceptionMessage());
+    if (spec.option(BASE_DN) == null) {
+      if (!ZimbraLayout.NAME.equals(spec.option(SCHEMA))) {
+        problems.add(
+            "target.options." + BASE_DN,
+            "is required: the DN the entries go under (dc=example,dc=org)");
+      }
+    } else {
+      try {
+        new DN(spec.option(BASE_DN));
+      } catch (LDAPException e) {
+        problems.add("target.options." + BASE_DN, "is not a DN: " + e.getExceptionMessage());
+      }
     }
     number(spec, MAX_VALUE_SIZE, 64, 64 * 1024 * 1024, problems);
     number(spec, CONNECTIONS, 1, 64, problems);
@@ -150,7 +161,8 @@ public final class LdapKind implements TargetKind {
             password,
             Integer.parseInt(spec.option(CONNECTIONS)));
     try {
-      DN base = new DN(spec.option(BASE_DN));
+      String baseDn = spec.option(BASE_DN);
+      DN base = baseDn == null ? DN.NULL_DN : new DN(baseDn);
       SchemaRoom room = new SchemaRoom(directory.schema());
       int max = Integer.parseInt(spec.option(MAX_VALUE_SIZE));
       Layout layout =

@@ -41,22 +41,35 @@ final class LdapProvisioning implements TargetProvisioning {
 
   private final Map<String, Optional<String>> cosIds = new HashMap<>();
 
+  /** How long an account found absent is believed absent: the span of one account's phase 1. */
+  private static final long ABSENT_NANOS = 5_000_000_000L;
+
+  /** Accounts just found absent, by lower-case address, with when (a few are kept). */
+  private final Map<String, Long> absent = recent();
+
   /**
    * The entries this instance just made or updated, by lower-case address: phase 1 adds an
    * account's aliases right after making it, and they were made with it. A few are kept.
    */
-  private final Map<String, Entry> made =
-      java.util.Collections.synchronizedMap(
-          new java.util.LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, com.unboundid.ldap.sdk.Entry> e) {
-              return size() > 64;
-            }
-          });
+  private final Map<String, Entry> made = recent();
+
+  /** A small map of the latest keys, for what one account's phase 1 asks twice. */
+  private static <V> Map<String, V> recent() {
+    return java.util.Collections.synchronizedMap(
+        new java.util.LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+            return size() > 64;
+          }
+        });
+  }
+
+  private final AddressSnapshot snapshot;
 
   LdapProvisioning(Directory directory, Layout layout) {
     this.directory = directory;
     this.layout = layout;
+    this.snapshot = new AddressSnapshot(directory, layout);
   }
 
   /** Adds each entry that is not there yet, parents first. */
@@ -120,6 +133,7 @@ final class LdapProvisioning implements TargetProvisioning {
     if (held.isEmpty()) {
       layout.checkSizes(wanted, "list " + list.address());
       directory.add(wanted);
+      snapshot.added(List.of(list.address()));
       return true;
     }
     String[] classes = wanted.getObjectClassValues();
@@ -173,8 +187,25 @@ final class LdapProvisioning implements TargetProvisioning {
 
   @Override
   public Optional<ProvisionedAccount> find(String name) throws IOException {
-    made.remove(name.toLowerCase(Locale.ROOT)); // what was made before is the directory's now
-    return entry(name).map(e -> new ProvisionedAccount(0, layout.accountId(e), name, false));
+    String key = name.toLowerCase(Locale.ROOT);
+    made.remove(key); // what was made before is the directory's now
+    Long absentSince = absent.get(key);
+    if (absentSince != null && System.nanoTime() - absentSince < ABSENT_NANOS) {
+      return Optional
+          .empty(); // asked a moment ago, in this account's phase 1 (composition asks twice)
+    }
+    if (!snapshot.mayBeTaken(List.of(name))) {
+      absent.put(key, System.nanoTime());
+      return Optional.empty();
+    }
+    Optional<ProvisionedAccount> found =
+        entry(name).map(e -> new ProvisionedAccount(0, layout.accountId(e), name, false));
+    if (found.isEmpty()) {
+      absent.put(key, System.nanoTime());
+    } else {
+      absent.remove(key);
+    }
+    return found;
   }
 
   @Override
@@ -198,8 +229,26 @@ final class LdapProvisioning implements TargetProvisioning {
       layout.aliasValues(alias.original()).forEach(entry::addAttribute);
     }
     layout.checkSizes(entry, "account " + name);
-    directory.add(entry);
+    absent.remove(name.toLowerCase(Locale.ROOT));
+    try {
+      directory.add(entry);
+    } catch (ProvisioningRefusedException e) {
+      // Made since it was looked for (another writer, a snapshot a minute old): bring it up to
+      // date.
+      Optional<SearchResultEntry> held = alreadyExists(e) ? entry(name) : Optional.empty();
+      if (held.isEmpty()) {
+        throw e;
+      }
+      return update(
+          new ProvisionedAccount(0, layout.accountId(held.get()), name, false),
+          account,
+          false,
+          withCos);
+    }
     made.put(name.toLowerCase(Locale.ROOT), entry);
+    List<String> receives = new ArrayList<>(List.of(name));
+    aliases.forEach(a -> receives.add(a.original()));
+    snapshot.added(receives);
     String accountId = layout.accountId(entry);
     for (Address alias : aliases) {
       ensure(layout.aliasEntries(alias, accountId), "alias " + alias.original());
@@ -269,6 +318,9 @@ final class LdapProvisioning implements TargetProvisioning {
 
   /** Which of these addresses another entry than {@code own} receives mail for, lower case. */
   private Set<String> taken(List<String> addresses, @Nullable DN own) throws IOException {
+    if (!snapshot.mayBeTaken(addresses)) {
+      return Set.of();
+    }
     Set<String> wanted = new HashSet<>();
     addresses.forEach(a -> wanted.add(a.toLowerCase(Locale.ROOT)));
     Set<String> taken = new HashSet<>();
@@ -293,6 +345,11 @@ final class LdapProvisioning implements TargetProvisioning {
       }
     }
     return taken;
+  }
+
+  private static boolean alreadyExists(ProvisioningRefusedException e) {
+    return e.getCause() instanceof com.unboundid.ldap.sdk.LDAPException l
+        && l.getResultCode() == com.unboundid.ldap.sdk.ResultCode.ENTRY_ALREADY_EXISTS;
   }
 
   private boolean holdsAll(Entry entry, List<String> aliases) {
@@ -340,6 +397,7 @@ final class LdapProvisioning implements TargetProvisioning {
       }
     }
     directory.modify(Directory.dn(current), changes);
+    snapshot.added(added.stream().map(Address::original).toList());
     String id = layout.accountId(current);
     for (Address alias : added) {
       ensure(layout.aliasEntries(alias, id), "alias " + alias.original());

@@ -28,7 +28,7 @@ import org.mailrestore.mail.Domain;
  *       zimbraAccountStatus}, {@code zimbraCOSId}, {@code userPassword}; its aliases are {@code
  *       zimbraMailAlias} and {@code mail} values, each with a {@code zimbraAlias} entry naming the
  *       account's id;
- *   <li>a class of service is {@code cn=<name>,cn=cos,<base>} ({@code zimbraCOS});
+ *   <li>a class of service is {@code cn=<name>,cn=cos,cn=zimbra,<base>} ({@code zimbraCOS});
  *   <li>a list is {@code uid=<local>,ou=people,<domain>} ({@code zimbraDistributionList}) whose
  *       members are {@code zimbraMailForwardingAddress} values.
  * </ul>
@@ -130,6 +130,19 @@ final class ZimbraLayout extends Layout {
   }
 
   @Override
+  Filter receivers() {
+    return Filter.createORFilter(
+        Filter.createPresenceFilter("mail"),
+        Filter.createPresenceFilter("zimbraMailDeliveryAddress"),
+        Filter.createPresenceFilter("zimbraMailAlias"));
+  }
+
+  @Override
+  List<String> addressAttributes() {
+    return List.of("mail", "zimbraMailDeliveryAddress", "zimbraMailAlias");
+  }
+
+  @Override
   List<Entry> containers(Address address) {
     List<Entry> above = new ArrayList<>(domainChain(address.domain(), null));
     above.add(unit(people(address.domain())));
@@ -220,14 +233,22 @@ final class ZimbraLayout extends Layout {
     return domainChain(domain.name().toLowerCase(java.util.Locale.ROOT), domain);
   }
 
+  /** Zimbra's configuration lives under {@code cn=zimbra}; its classes of service in cn=cos. */
+  private DN cosContainer() {
+    return under(under(base, "cn", "zimbra"), "cn", "cos");
+  }
+
   @Override
   DN cosDn(String name) {
-    return under(under(base, "cn", "cos"), "cn", name);
+    return under(cosContainer(), "cn", name);
   }
 
   @Override
   List<Entry> classOfService(ClassOfService cos) {
-    Entry container = new Entry(under(base, "cn", "cos"));
+    Entry zimbra = new Entry(under(base, "cn", "zimbra"));
+    zimbra.addAttribute("objectClass", "top", "organizationalRole");
+    zimbra.addAttribute("cn", "zimbra");
+    Entry container = new Entry(cosContainer());
     container.addAttribute("objectClass", "top", "organizationalRole");
     container.addAttribute("cn", "cos");
     Entry e = new Entry(cosDn(cos.name()));
@@ -235,7 +256,7 @@ final class ZimbraLayout extends Layout {
     e.addAttribute("cn", cos.name());
     e.addAttribute("zimbraId", nameId("cos", cos.name()));
     addCarried(e, COS, cos.attributes());
-    return List.of(container, e);
+    return List.of(zimbra, container, e);
   }
 
   @Override

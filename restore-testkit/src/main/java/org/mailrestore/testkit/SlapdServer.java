@@ -27,10 +27,12 @@ public final class SlapdServer {
 
   private final Path dir;
   private final int port;
+  private final int tlsPort;
 
-  private SlapdServer(Path dir, int port) {
+  private SlapdServer(Path dir, int port, int tlsPort) {
     this.dir = dir;
     this.port = port;
+    this.tlsPort = tlsPort;
   }
 
   /** Whether slapd and the OpenLDAP tools are installed here (the tests are skipped otherwise). */
@@ -38,7 +40,8 @@ public final class SlapdServer {
     return Files.isExecutable(Path.of("/usr/sbin/slapd"))
         && Files.isExecutable(Path.of("/usr/sbin/slapadd"))
         && Files.isExecutable(Path.of("/usr/bin/ldapsearch"))
-        && Files.exists(SCHEMAS.resolve("misc.ldif"));
+        && Files.exists(SCHEMAS.resolve("misc.ldif"))
+        && Files.isExecutable(Path.of("/usr/bin/openssl"));
   }
 
   public static synchronized SlapdServer get() throws IOException {
@@ -60,6 +63,21 @@ public final class SlapdServer {
 
   public String url() {
     return "ldap://127.0.0.1:" + port;
+  }
+
+  /**
+   * The same directory over TLS from the first byte, with a certificate of {@link #caCertificate}.
+   */
+  public String ldapsUrl() {
+    return "ldaps://127.0.0.1:" + tlsPort;
+  }
+
+  /**
+   * The test CA (PEM) that signed the server's certificate (for 127.0.0.1 and localhost); ldap://
+   * offers StartTLS with the same certificate.
+   */
+  public Path caCertificate() {
+    return dir.resolve("ca.pem");
   }
 
   /** A new, empty base DN for one test ({@code ou=<random>,dc=mailrestore,dc=test}). */
@@ -114,6 +132,8 @@ public final class SlapdServer {
     Files.createDirectories(config);
     Files.createDirectories(data);
     int port = LocalDaemons.freePort();
+    int tlsPort = LocalDaemons.freePort();
+    certificates(dir);
     StringBuilder ldif = new StringBuilder();
     ldif.append(
         """
@@ -122,6 +142,9 @@ public final class SlapdServer {
         cn: config
         olcPidFile: %1$s/slapd.pid
         olcArgsFile: %1$s/slapd.args
+        olcTLSCACertificateFile: %1$s/ca.pem
+        olcTLSCertificateFile: %1$s/server.pem
+        olcTLSCertificateKeyFile: %1$s/server.key
 
         dn: cn=module{0},cn=config
         objectClass: olcModuleList
@@ -187,10 +210,73 @@ public final class SlapdServer {
         List.of("/usr/sbin/slapadd", "-n1", "-F", config.toString(), "-l", suffix.toString()));
     LocalDaemons.run(
         List.of(
-            "/usr/sbin/slapd", "-F", config.toString(), "-h", "ldap://127.0.0.1:" + port + "/"));
-    SlapdServer server = new SlapdServer(dir, port);
+            "/usr/sbin/slapd",
+            "-F",
+            config.toString(),
+            "-h",
+            "ldap://127.0.0.1:" + port + "/ ldaps://127.0.0.1:" + tlsPort + "/"));
+    SlapdServer server = new SlapdServer(dir, port, tlsPort);
     LocalDaemons.awaitPort(port, dir.resolve("slapd.log"));
     return server;
+  }
+
+  /** A CA of the test's own and a server certificate it signed, for 127.0.0.1 and localhost. */
+  private static void certificates(Path dir) throws IOException {
+    String d = dir.toString();
+    Files.writeString(
+        dir.resolve("server.ext"),
+        "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n");
+    LocalDaemons.run(
+        List.of(
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-keyout",
+            d + "/ca.key",
+            "-out",
+            d + "/ca.pem",
+            "-subj",
+            "/CN=mailrestore test CA",
+            "-addext",
+            "basicConstraints=critical,CA:TRUE",
+            "-addext",
+            "keyUsage=critical,keyCertSign,cRLSign"));
+    LocalDaemons.run(
+        List.of(
+            "openssl",
+            "req",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            d + "/server.key",
+            "-out",
+            d + "/server.csr",
+            "-subj",
+            "/CN=localhost"));
+    LocalDaemons.run(
+        List.of(
+            "openssl",
+            "x509",
+            "-req",
+            "-in",
+            d + "/server.csr",
+            "-CA",
+            d + "/ca.pem",
+            "-CAkey",
+            d + "/ca.key",
+            "-CAcreateserial",
+            "-days",
+            "2",
+            "-out",
+            d + "/server.pem",
+            "-extfile",
+            d + "/server.ext"));
   }
 
   /** Stops the instance (the shutdown hook calls it). */

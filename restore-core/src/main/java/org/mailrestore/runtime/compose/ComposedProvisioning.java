@@ -60,8 +60,18 @@ final class ComposedProvisioning implements TargetProvisioning {
     return anyHolds(p -> p.ensureList(list));
   }
 
+  /**
+   * The first part's account. With a directory among the parts, an account it lacks is not there:
+   * the directory is where the servers read their users, and asking a server for a user it cannot
+   * know costs a refused login (Dovecot delays each by two seconds).
+   */
   @Override
   public Optional<ProvisionedAccount> find(String name) throws SQLException, IOException {
+    for (int part = 1; part < target.size(); part++) {
+      if (target.part(part).contentTypes().isEmpty() && part(part).find(name).isEmpty()) {
+        return Optional.empty();
+      }
+    }
     return part(0).find(name);
   }
 
