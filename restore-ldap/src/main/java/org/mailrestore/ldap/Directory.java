@@ -76,6 +76,8 @@ final class Directory implements AutoCloseable {
     LDAPConnectionOptions options = new LDAPConnectionOptions();
     options.setConnectTimeoutMillis(10_000);
     options.setResponseTimeoutMillis(120_000);
+    // One request at a time per connection: no reader thread to hand each response over.
+    options.setUseSynchronousMode(true);
     options.setSSLSocketVerifier(new HostNameSSLSocketVerifier(true));
     LDAPConnection first = null;
     try {

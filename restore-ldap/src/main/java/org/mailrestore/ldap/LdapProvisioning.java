@@ -129,9 +129,20 @@ final class LdapProvisioning implements TargetProvisioning {
     List<Entry> entries = layout.list(list);
     Entry wanted = entries.get(entries.size() - 1);
     ensure(entries.subList(0, entries.size() - 1), "list " + list.address());
+    layout.checkSizes(wanted, "list " + list.address());
+    if (!snapshot.mayBeTaken(List.of(list.address()))) {
+      try {
+        directory.add(wanted); // surely new: no read first
+        snapshot.added(List.of(list.address()));
+        return true;
+      } catch (ProvisioningRefusedException e) {
+        if (!alreadyExists(e)) {
+          throw e;
+        }
+      }
+    }
     Optional<Entry> held = directory.get(Directory.dn(wanted), "*");
     if (held.isEmpty()) {
-      layout.checkSizes(wanted, "list " + list.address());
       directory.add(wanted);
       snapshot.added(List.of(list.address()));
       return true;

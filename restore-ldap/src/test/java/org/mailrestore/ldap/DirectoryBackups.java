@@ -60,15 +60,51 @@ final class DirectoryBackups {
 
   /** A small generated backup of its own seed (new accounts and domains for a shared server). */
   static Path generate(Path dir, int accounts) throws IOException {
-    Path backup = dir.resolve("backup");
+    return generate(dir, accounts, false);
+  }
+
+  /** With shares: grants between the accounts (phase 3), to users, groups and domains. */
+  static Path generate(Path dir, int accounts, boolean shares) throws IOException {
+    return generate(
+        dir.resolve("backup"), UUID.randomUUID().getMostSignificantBits(), accounts, shares);
+  }
+
+  private static Path generate(Path backup, long seed, int accounts, boolean shares)
+      throws IOException {
     BackupGenerator.generate(
         GeneratorSpec.defaults()
-            .withSeed(UUID.randomUUID().getMostSignificantBits())
+            .withSeed(seed)
             .withAccounts(accounts)
             .withItemsPerAccount(30)
-            .withShares(false),
+            .withShares(shares),
         backup);
     return backup;
+  }
+
+  /** A backup (of the first seed that makes one) with at least one grant to a user. */
+  static Path generateWithUserGrant(Path dir, int accounts) throws IOException {
+    for (long seed = 1; seed <= 50; seed++) {
+      Path backup = generate(dir.resolve("backup-" + seed), seed, accounts, true);
+      if (!userGrantees(backup).isEmpty()) {
+        return backup;
+      }
+    }
+    throw new IllegalStateException("no seed from 1 to 50 makes a grant to a user");
+  }
+
+  /** The addresses the backup's grants give rights to (grants to users). */
+  static List<String> userGrantees(Path backup) throws IOException {
+    List<String> grantees = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(backup)) {
+      for (Path f : files.filter(p -> p.getFileName().toString().equals("shares.json")).toList()) {
+        for (var grant : Json.MAPPER.readTree(f.toFile()).path("grants")) {
+          if (grant.path("granteeType").asString("").equals("usr")) {
+            grantees.add(grant.path("granteeName").asString());
+          }
+        }
+      }
+    }
+    return grantees;
   }
 
   /** The account files of a backup, by address, in the order of their addresses. */
