@@ -137,6 +137,12 @@ final class Directory implements AutoCloseable {
     return where;
   }
 
+  /** Whether the directory refused an add because the entry exists. */
+  static boolean alreadyExists(ProvisioningRefusedException e) {
+    return e.getCause() instanceof LDAPException l
+        && l.getResultCode() == ResultCode.ENTRY_ALREADY_EXISTS;
+  }
+
   /** An entry's DN, parsed (ours are built from parts; the directory's it has parsed itself). */
   static DN dn(Entry entry) throws ProvisioningRefusedException {
     try {

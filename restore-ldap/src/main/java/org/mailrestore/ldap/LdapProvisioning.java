@@ -8,7 +8,6 @@ import com.unboundid.ldap.sdk.ModificationType;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -36,11 +35,6 @@ final class LdapProvisioning implements TargetProvisioning {
   private final Directory directory;
   private final Layout layout;
 
-  /** Entries known to exist (containers shared by thousands of accounts are read once). */
-  private final Set<DN> present = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-  private final Map<String, Optional<String>> cosIds = new HashMap<>();
-
   /** How long an account found absent is believed absent: the span of one account's phase 1. */
   private static final long ABSENT_NANOS = 5_000_000_000L;
 
@@ -65,116 +59,28 @@ final class LdapProvisioning implements TargetProvisioning {
   }
 
   private final AddressSnapshot snapshot;
+  private final SharedEntries shared;
 
   LdapProvisioning(Directory directory, Layout layout) {
     this.directory = directory;
     this.layout = layout;
     this.snapshot = new AddressSnapshot(directory, layout);
-  }
-
-  /** Adds each entry that is not there yet, parents first. */
-  private void ensure(List<Entry> entries, String what) throws IOException {
-    for (Entry e : entries) {
-      DN dn = Directory.dn(e);
-      if (present.contains(dn)) {
-        continue;
-      }
-      if (directory.get(dn, "1.1").isEmpty()) {
-        layout.checkSizes(e, what);
-        directory.add(e);
-      }
-      present.add(dn);
-    }
+    this.shared = new SharedEntries(directory, layout, snapshot);
   }
 
   @Override
   public boolean ensureDomain(Domain domain) throws IOException {
-    Address.parse("postmaster@" + domain.name()); // a domain no entry can be named by fails here
-    List<Entry> entries = layout.domain(domain);
-    ensure(entries, "domain " + domain.name());
-    return !entries.isEmpty();
+    return shared.ensureDomain(domain);
   }
 
   @Override
   public boolean ensureClassOfService(ClassOfService cos) throws IOException {
-    List<Entry> entries = layout.classOfService(cos);
-    ensure(entries, "class of service " + cos.name());
-    synchronized (cosIds) {
-      cosIds.remove(cos.name());
-    }
-    return !entries.isEmpty();
-  }
-
-  private @Nullable String cosId(@Nullable String name) throws IOException {
-    if (name == null) {
-      return null;
-    }
-    synchronized (cosIds) {
-      Optional<String> known = cosIds.get(name);
-      if (known != null) {
-        return known.orElse(null);
-      }
-    }
-    Optional<String> id =
-        directory.get(layout.cosDn(name), "zimbraId").map(layout::cosId).filter(x -> x != null);
-    synchronized (cosIds) {
-      cosIds.put(name, id);
-    }
-    return id.orElse(null);
+    return shared.ensureClassOfService(cos);
   }
 
   @Override
   public boolean ensureList(DistributionList list) throws IOException {
-    Address.parse(list.address());
-    List<Entry> entries = layout.list(list);
-    Entry wanted = entries.get(entries.size() - 1);
-    ensure(entries.subList(0, entries.size() - 1), "list " + list.address());
-    layout.checkSizes(wanted, "list " + list.address());
-    if (!snapshot.mayBeTaken(List.of(list.address()))) {
-      try {
-        directory.add(wanted); // surely new: no read first
-        snapshot.added(List.of(list.address()));
-        return true;
-      } catch (ProvisioningRefusedException e) {
-        if (!alreadyExists(e)) {
-          throw e;
-        }
-      }
-    }
-    Optional<Entry> held = directory.get(Directory.dn(wanted), "*");
-    if (held.isEmpty()) {
-      directory.add(wanted);
-      snapshot.added(List.of(list.address()));
-      return true;
-    }
-    String[] classes = wanted.getObjectClassValues();
-    if (!held.get().hasObjectClass(classes[1])) {
-      throw new ProvisioningRefusedException(
-          "the list "
-              + list.address()
-              + " would be "
-              + wanted.getDN()
-              + ", which the directory holds as another kind of entry");
-    }
-    Set<String> members = new HashSet<>();
-    String[] have = held.get().getAttributeValues(layout.memberAttribute());
-    for (String m : have == null ? new String[0] : have) {
-      members.add(m.toLowerCase(Locale.ROOT));
-    }
-    List<String> missing = new ArrayList<>();
-    for (String m : list.members()) {
-      if (members.add(m.toLowerCase(Locale.ROOT))) {
-        missing.add(m);
-      }
-    }
-    if (!missing.isEmpty()) {
-      directory.modify(
-          Directory.dn(wanted),
-          List.of(
-              new Modification(
-                  ModificationType.ADD, layout.memberAttribute(), missing.toArray(String[]::new))));
-    }
-    return true;
+    return shared.ensureList(list);
   }
 
   /** The account's entry with every user attribute, if the directory has it. */
@@ -233,8 +139,8 @@ final class LdapProvisioning implements TargetProvisioning {
   public ProvisionedAccount create(Account account, String name, String id, boolean withCos)
       throws IOException {
     Address address = Address.parse(name);
-    ensure(layout.containers(address), "account " + name);
-    Entry entry = layout.account(account, name, id, withCos ? cosId(account.cos()) : null);
+    shared.ensure(layout.containers(address), "account " + name);
+    Entry entry = layout.account(account, name, id, withCos ? shared.cosId(account.cos()) : null);
     List<Address> aliases = freeAliases(account.aliases(), null);
     for (Address alias : aliases) {
       layout.aliasValues(alias.original()).forEach(entry::addAttribute);
@@ -246,7 +152,8 @@ final class LdapProvisioning implements TargetProvisioning {
     } catch (ProvisioningRefusedException e) {
       // Made since it was looked for (another writer, a snapshot a minute old): bring it up to
       // date.
-      Optional<SearchResultEntry> held = alreadyExists(e) ? entry(name) : Optional.empty();
+      Optional<SearchResultEntry> held =
+          Directory.alreadyExists(e) ? entry(name) : Optional.empty();
       if (held.isEmpty()) {
         throw e;
       }
@@ -262,7 +169,7 @@ final class LdapProvisioning implements TargetProvisioning {
     snapshot.added(receives);
     String accountId = layout.accountId(entry);
     for (Address alias : aliases) {
-      ensure(layout.aliasEntries(alias, accountId), "alias " + alias.original());
+      shared.ensure(layout.aliasEntries(alias, accountId), "alias " + alias.original());
     }
     return new ProvisionedAccount(0, accountId, name, true);
   }
@@ -283,7 +190,7 @@ final class LdapProvisioning implements TargetProvisioning {
             account,
             name,
             accountId == null ? existing.id() : accountId,
-            withCos ? cosId(account.cos()) : null);
+            withCos ? shared.cosId(account.cos()) : null);
     if (layout instanceof ZimbraLayout && current.getAttributeValue("zimbraId") != null) {
       desired.setAttribute("zimbraId", current.getAttributeValue("zimbraId"));
     }
@@ -297,7 +204,7 @@ final class LdapProvisioning implements TargetProvisioning {
         EntryChanges.between(current, desired, replace, additive(), layout.room));
     String id = layout.accountId(desired);
     for (Address alias : aliases) {
-      ensure(layout.aliasEntries(alias, id), "alias " + alias.original());
+      shared.ensure(layout.aliasEntries(alias, id), "alias " + alias.original());
     }
     return new ProvisionedAccount(0, id, name, existing.fresh());
   }
@@ -358,11 +265,6 @@ final class LdapProvisioning implements TargetProvisioning {
     return taken;
   }
 
-  private static boolean alreadyExists(ProvisioningRefusedException e) {
-    return e.getCause() instanceof com.unboundid.ldap.sdk.LDAPException l
-        && l.getResultCode() == com.unboundid.ldap.sdk.ResultCode.ENTRY_ALREADY_EXISTS;
-  }
-
   private boolean holdsAll(Entry entry, List<String> aliases) {
     for (String alias : aliases) {
       for (Map.Entry<String, String> v : layout.aliasValues(alias).entrySet()) {
@@ -411,7 +313,7 @@ final class LdapProvisioning implements TargetProvisioning {
     snapshot.added(added.stream().map(Address::original).toList());
     String id = layout.accountId(current);
     for (Address alias : added) {
-      ensure(layout.aliasEntries(alias, id), "alias " + alias.original());
+      shared.ensure(layout.aliasEntries(alias, id), "alias " + alias.original());
     }
     return refused;
   }
