@@ -65,7 +65,7 @@ record Address(String local, String domain, String original) {
         "the address " + printable(address) + " cannot name a directory entry: " + why);
   }
 
-  /** The address with control characters shown as {@code \\uXXXX}, for a report. */
+  /** The address with control characters shown as Java escapes, for a report. */
   static String printable(String value) {
     StringBuilder b = new StringBuilder();
     for (int i = 0; i < value.length(); i++) {

@@ -97,7 +97,7 @@ final class Directory implements AutoCloseable {
           } catch (LDAPException e) {
             throw new IOException(where + ": StartTLS failed: " + describe(e) + cause(e), e);
           }
-          if (result.getResultCode() != ResultCode.SUCCESS) {
+          if (!ResultCode.SUCCESS.equals(result.getResultCode())) {
             throw new IOException(
                 where + " refused StartTLS: " + describe(result.getResultCode(), result));
           }
@@ -117,7 +117,7 @@ final class Directory implements AutoCloseable {
       first = null; // the pool has it
       return new Directory(pool, where, schema);
     } catch (LDAPException e) {
-      if (e.getResultCode() == ResultCode.INVALID_CREDENTIALS) {
+      if (ResultCode.INVALID_CREDENTIALS.equals(e.getResultCode())) {
         throw new IOException(
             where
                 + " refused the bind as "
@@ -140,7 +140,7 @@ final class Directory implements AutoCloseable {
   /** Whether the directory refused an add because the entry exists. */
   static boolean alreadyExists(ProvisioningRefusedException e) {
     return e.getCause() instanceof LDAPException l
-        && l.getResultCode() == ResultCode.ENTRY_ALREADY_EXISTS;
+        && ResultCode.ENTRY_ALREADY_EXISTS.equals(l.getResultCode());
   }
 
   /** An entry's DN, parsed (ours are built from parts; the directory's it has parsed itself). */
@@ -170,7 +170,7 @@ final class Directory implements AutoCloseable {
       SearchResult result = pool.search(base.toString(), SearchScope.SUB, filter, attributes);
       return result.getSearchEntries();
     } catch (LDAPException e) {
-      if (e.getResultCode() == ResultCode.NO_SUCH_OBJECT) {
+      if (ResultCode.NO_SUCH_OBJECT.equals(e.getResultCode())) {
         return List.of(); // the base is not there yet: nothing under it either
       }
       throw failure("search " + filter + " under " + base, e);
@@ -192,9 +192,9 @@ final class Directory implements AutoCloseable {
       SearchResult result = pool.search(request);
       return result.getEntryCount() > limit ? null : result.getSearchEntries();
     } catch (LDAPException e) {
-      if (e.getResultCode() == ResultCode.SIZE_LIMIT_EXCEEDED
-          || e.getResultCode() == ResultCode.NO_SUCH_OBJECT) {
-        return e.getResultCode() == ResultCode.NO_SUCH_OBJECT ? List.of() : null;
+      if (ResultCode.SIZE_LIMIT_EXCEEDED.equals(e.getResultCode())
+          || ResultCode.NO_SUCH_OBJECT.equals(e.getResultCode())) {
+        return ResultCode.NO_SUCH_OBJECT.equals(e.getResultCode()) ? List.of() : null;
       }
       throw failure("search " + filter + " under " + base, e);
     }
@@ -227,10 +227,10 @@ final class Directory implements AutoCloseable {
     ResultCode code = e.getResultCode();
     boolean transient_ =
         !ResultCode.isConnectionUsable(code)
-            || code == ResultCode.BUSY
-            || code == ResultCode.UNAVAILABLE
-            || code == ResultCode.TIMEOUT
-            || code == ResultCode.TIME_LIMIT_EXCEEDED;
+            || ResultCode.BUSY.equals(code)
+            || ResultCode.UNAVAILABLE.equals(code)
+            || ResultCode.TIMEOUT.equals(code)
+            || ResultCode.TIME_LIMIT_EXCEEDED.equals(code);
     String message = where + " could not " + what + ": " + describe(e);
     return transient_ ? new IOException(message, e) : new ProvisioningRefusedException(message, e);
   }

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import org.mailrestore.destination.TargetProvisioning.Omission;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.ClassOfService;
 import org.mailrestore.mail.DistributionList;
@@ -154,6 +155,30 @@ final class InetOrgPersonLayout extends Layout {
     }
     addCarried(e, ACCOUNT, account.attributes());
     return e;
+  }
+
+  /** Entries are named by their address. */
+  @Override
+  @Nullable Filter byId(String id) {
+    return null;
+  }
+
+  /** And an account that is not active was written without its password. */
+  @Override
+  List<Omission> omissions(Account account) {
+    List<Omission> left = new ArrayList<>(super.omissions(account));
+    if (passwordHash(account).isPresent() && !"active".equals(account.status())) {
+      left.add(
+          new Omission(
+              "account "
+                  + account.name()
+                  + " is "
+                  + account.status()
+                  + " in the backup; inetOrgPerson has no status, so it was written without its"
+                  + " password (nobody can log in as it)",
+              true));
+    }
+    return left;
   }
 
   @Override

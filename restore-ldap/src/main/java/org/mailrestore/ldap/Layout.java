@@ -113,6 +113,9 @@ abstract sealed class Layout permits ZimbraLayout, InetOrgPersonLayout {
   /** The attribute that holds a list's members. */
   abstract String memberAttribute();
 
+  /** Finds the entry with this id, or null when the layout names entries by address only. */
+  abstract @Nullable Filter byId(String id);
+
   /** The id grants and the id map name the account by. */
   abstract String accountId(Entry entry);
 
@@ -211,6 +214,31 @@ abstract sealed class Layout permits ZimbraLayout, InetOrgPersonLayout {
     }
   }
 
+  /**
+   * What this layout leaves out of an account: the attributes with no room (reported once each),
+   * and a password it could not write (reported for the account).
+   */
+  List<Omission> omissions(Account account) {
+    List<Omission> left =
+        new ArrayList<>(leftOut(accountClasses(), account.attributes(), "account"));
+    String name = account.name();
+    if (!hasPasswordAttribute(account)) {
+      left.add(
+          new Omission(
+              "account " + name + " was made locked: the backup holds no password hash for it",
+              true));
+    } else if (passwordHash(account).isEmpty()) {
+      left.add(
+          new Omission(
+              "account "
+                  + name
+                  + " was made locked: its password in the backup is not a {SCHEME} hash, so it"
+                  + " was not written",
+              true));
+    }
+    return left;
+  }
+
   /** The backup's attributes with no room in these classes: reported once each. */
   List<Omission> leftOut(List<String> classes, Map<String, String> attributes, String what) {
     List<Omission> left = new ArrayList<>();
@@ -234,11 +262,6 @@ abstract sealed class Layout permits ZimbraLayout, InetOrgPersonLayout {
       }
     }
     return left;
-  }
-
-  /** The backup's attributes as an entry of these classes keeps them, for verify. */
-  Map<String, String> keptAttributes(Entry desired) {
-    return comparable(desired);
   }
 
   /** An entry's attributes as verify compares them: not the managed ones, the password hidden. */

@@ -127,12 +127,8 @@ final class LdapProvisioning implements TargetProvisioning {
 
   @Override
   public boolean idInUse(String id) throws IOException {
-    if (!(layout instanceof ZimbraLayout)) {
-      return false; // inetOrgPerson entries are named by their address, not an id
-    }
-    return !directory
-        .search(layout.base, Filter.createEqualityFilter("zimbraId", id), "1.1")
-        .isEmpty();
+    Filter byId = layout.byId(id);
+    return byId != null && !directory.search(layout.base, byId, "1.1").isEmpty();
   }
 
   @Override
@@ -191,9 +187,6 @@ final class LdapProvisioning implements TargetProvisioning {
             name,
             accountId == null ? existing.id() : accountId,
             withCos ? shared.cosId(account.cos()) : null);
-    if (layout instanceof ZimbraLayout && current.getAttributeValue("zimbraId") != null) {
-      desired.setAttribute("zimbraId", current.getAttributeValue("zimbraId"));
-    }
     List<Address> aliases = freeAliases(account.aliases(), Directory.dn(current));
     for (Address alias : aliases) {
       layout.aliasValues(alias.original()).forEach(desired::addAttribute);
@@ -320,33 +313,6 @@ final class LdapProvisioning implements TargetProvisioning {
 
   @Override
   public List<Omission> omissions(Account account) {
-    List<Omission> left =
-        new ArrayList<>(layout.leftOut(layout.accountClasses(), account.attributes(), "account"));
-    String name = account.name();
-    if (!Layout.hasPasswordAttribute(account)) {
-      left.add(
-          new Omission(
-              "account " + name + " was made locked: the backup holds no password hash for it",
-              true));
-    } else if (Layout.passwordHash(account).isEmpty()) {
-      left.add(
-          new Omission(
-              "account "
-                  + name
-                  + " was made locked: its password in the backup is not a {SCHEME} hash, so it"
-                  + " was not written",
-              true));
-    } else if (layout instanceof InetOrgPersonLayout && !"active".equals(account.status())) {
-      left.add(
-          new Omission(
-              "account "
-                  + name
-                  + " is "
-                  + account.status()
-                  + " in the backup; inetOrgPerson has no status, so it was written without its"
-                  + " password (nobody can log in as it)",
-              true));
-    }
-    return left;
+    return layout.omissions(account);
   }
 }

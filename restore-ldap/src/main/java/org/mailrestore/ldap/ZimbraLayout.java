@@ -293,6 +293,11 @@ final class ZimbraLayout extends Layout {
   }
 
   @Override
+  Filter byId(String id) {
+    return Filter.createEqualityFilter("zimbraId", id);
+  }
+
+  @Override
   String accountId(Entry entry) {
     return entry.getAttributeValue("zimbraId");
   }
