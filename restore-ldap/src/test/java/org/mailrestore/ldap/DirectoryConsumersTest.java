@@ -54,40 +54,22 @@ class DirectoryConsumersTest {
         "Postfix with postfix-ldap is not installed: .ci/run installs it");
   }
 
-  private static String dovecotLdap(SlapdServer slapd, String base, String schema) {
-    String account =
-        schema.equals(ZimbraLayout.NAME)
-            ? "(&(objectClass=zimbraAccount)(zimbraMailDeliveryAddress=%u))"
-            : "(&(objectClass=inetOrgPerson)(mail=%u))";
-    // The master user's lookups go through this filter too (pass = yes): an account made locked
-    // has no password, so it is found for the restore and still nobody logs in as it.
-    String login = account;
-    String user = schema.equals(ZimbraLayout.NAME) ? "zimbraMailDeliveryAddress" : "mail";
-    return String.join(
-        "\n",
-        "hosts = 127.0.0.1:" + slapd.port(),
-        "ldap_version = 3",
-        "base = " + base,
-        "scope = subtree",
-        "dn = " + SlapdServer.ROOT_DN,
-        "dnpass = " + SlapdServer.ROOT_PASSWORD,
-        "auth_bind = no",
-        "default_pass_scheme = SSHA",
-        "pass_filter = " + login,
-        "pass_attrs = " + user + "=user,userPassword=password",
-        "user_filter = " + account,
-        "user_attrs = " + user + "=user",
-        "iterate_filter = " + account,
-        "iterate_attrs = " + user + "=user",
-        "");
-  }
-
   @ParameterizedTest
   @ValueSource(strings = {InetOrgPersonLayout.NAME, ZimbraLayout.NAME})
   void dovecotLogsInARestoredUserAndPostfixResolvesItsAliasAndList(String schema) throws Exception {
     SlapdServer slapd = SlapdServer.get();
     String base = slapd.newBase("consumers-" + schema);
-    DovecotServer dovecot = DovecotServer.withLdap(dovecotLdap(slapd, base, schema));
+    // The master user's lookups go through the same filter (pass = yes): an account made locked
+    // has no password, so it is found for the restore and still nobody logs in as it.
+    DovecotServer dovecot =
+        schema.equals(ZimbraLayout.NAME)
+            ? DovecotServer.withLdapUsers(
+                slapd,
+                base,
+                "(&(objectClass=zimbraAccount)(zimbraMailDeliveryAddress=%u))",
+                "zimbraMailDeliveryAddress")
+            : DovecotServer.withLdapUsers(
+                slapd, base, "(&(objectClass=inetOrgPerson)(mail=%u))", "mail");
     try {
       // With shares: phase 3's grants name their grantees by address, which Dovecot resolves
       // through the directory.

@@ -154,6 +154,34 @@ public final class DovecotServer {
   }
 
   /**
+   * A Dovecot of its own whose users are the entries under {@code base} of the tests' slapd that
+   * {@code accountFilter} finds ({@code %u} the login), named by {@code userAttribute}, with their
+   * {@code userPassword} (Dovecot's LDAP passdb and userdb, looked up as the slapd's root DN).
+   */
+  public static DovecotServer withLdapUsers(
+      SlapdServer slapd, String base, String accountFilter, String userAttribute)
+      throws IOException, SQLException {
+    return withLdap(
+        String.join(
+            "\n",
+            "hosts = 127.0.0.1:" + slapd.port(),
+            "ldap_version = 3",
+            "base = " + base,
+            "scope = subtree",
+            "dn = " + SlapdServer.ROOT_DN,
+            "dnpass = " + SlapdServer.ROOT_PASSWORD,
+            "auth_bind = no",
+            "default_pass_scheme = SSHA",
+            "pass_filter = " + accountFilter,
+            "pass_attrs = " + userAttribute + "=user,userPassword=password",
+            "user_filter = " + accountFilter,
+            "user_attrs = " + userAttribute + "=user",
+            "iterate_filter = " + accountFilter.replace("%u", "*"),
+            "iterate_attrs = " + userAttribute + "=user",
+            ""));
+  }
+
+  /**
    * A Dovecot of its own whose users are in an LDAP directory: {@code ldapConf} is Dovecot's {@code
    * dovecot-ldap.conf.ext} for its LDAP passdb and userdb (hosts, base, filters); the master user
    * is as in {@link #get()}. The caller stops it.
