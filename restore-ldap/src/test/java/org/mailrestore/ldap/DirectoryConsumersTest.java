@@ -73,7 +73,7 @@ class DirectoryConsumersTest {
     try {
       // With shares: phase 3's grants name their grantees by address, which Dovecot resolves
       // through the directory.
-      Path backup = DirectoryBackups.generateWithUserGrant(dir, 3);
+      Path backup = DirectoryBackups.generateWithUserGrant(dir, 4);
       List<String> addresses = DirectoryBackups.withPasswords(backup);
       TargetSpec directory = DirectoryBackups.directory(slapd.url(), base, schema, Map.of());
       TargetSpec imap = TargetSpec.of(ImapKind.NAME, dovecot.url(), Map.of("starttls", "never"));
@@ -118,6 +118,10 @@ class DirectoryConsumersTest {
       String bob = addresses.get(1);
       assertThat(login(dovecot.port(), bob, DirectoryBackups.clearPassword(bob)))
           .as("{SSHA512}")
+          .startsWith("a OK");
+      String carol = addresses.get(2);
+      assertThat(login(dovecot.port(), carol, DirectoryBackups.clearPassword(carol)))
+          .as("{CRYPT} (SHA-512 crypt)")
           .startsWith("a OK");
       assertThat(login(dovecot.port(), alice, "not-the-password")).startsWith("a NO");
       String locked = addresses.get(addresses.size() - 1);
