@@ -52,6 +52,11 @@ final class ImapReadBack implements RestoredStore {
   }
 
   @Override
+  public Optional<Grant> expected(Grant grant) {
+    return ImapShares.kept(grant);
+  }
+
+  @Override
   public int flagsKept() {
     return MessageFlags.KEPT;
   }

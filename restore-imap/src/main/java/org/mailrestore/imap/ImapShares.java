@@ -60,6 +60,23 @@ final class ImapShares implements TargetShares {
     return true;
   }
 
+  /**
+   * A grant as this server keeps it: users' and all authenticated users' grants, with the rights
+   * IMAP has (docs/imap-target.md); nothing for the others.
+   */
+  static Optional<Grant> kept(Grant grant) {
+    boolean held =
+        grant.granteeType() == GranteeType.USER
+            || grant.granteeType() == GranteeType.ALL_AUTHENTICATED;
+    String rights = AclRights.fromImap(AclRights.toImap(grant.rights()));
+    if (!held || rights.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Grant(
+            grant.folderId(), grant.granteeType(), grant.granteeId(), grant.granteeName(), rights));
+  }
+
   @Override
   public boolean mount(ProvisionedAccount owner, int mountpoint, String ownerId, int remoteFolder) {
     return false;

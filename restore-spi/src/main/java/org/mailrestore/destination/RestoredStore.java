@@ -98,6 +98,15 @@ public interface RestoredStore extends AutoCloseable {
     return backup;
   }
 
+  /**
+   * A backup's grant (its folder already the target's id) as this target keeps it: its rights as
+   * the target can hold them, or empty when the target cannot hold the grant at all (a group's
+   * grant over IMAP). Verify compares {@link #grants} with these.
+   */
+  default Optional<Grant> expected(Grant grant) {
+    return Optional.of(grant);
+  }
+
   /** False for a target that holds accounts but no mailboxes (a directory). */
   default boolean holdsMailboxes() {
     return true;

@@ -220,6 +220,27 @@ final class ComposedReadBack implements RestoredStore {
     return grants;
   }
 
+  /** Kept as the part that holds the grant's folder keeps it. */
+  @Override
+  public Optional<Grant> expected(Grant grant) {
+    int part = PartIds.part(grant.folderId());
+    if (part >= stores.size()) {
+      return Optional.of(grant);
+    }
+    return stores
+        .get(part)
+        .expected(
+            new Grant(
+                PartIds.local(grant.folderId()),
+                grant.granteeType(),
+                grant.granteeId(),
+                grant.granteeName(),
+                grant.rights()))
+        .map(g ->
+            new Grant(
+                grant.folderId(), g.granteeType(), g.granteeId(), g.granteeName(), g.rights()));
+  }
+
   @Override
   public Map<Integer, Revision.MountTarget> mounts(ProvisionedAccount account)
       throws SQLException, IOException {
