@@ -28,7 +28,8 @@ import org.mailrestore.verify.Verifier;
 /**
  * A whole mailbox into two places in one operation (decision 0034): the messages into a real
  * Dovecot over IMAP, everything the server cannot carry (contacts, appointments, tasks, documents)
- * into a second target; read back as one, nothing left out, nothing twice.
+ * into a second target; read back as one (grants as IMAP keeps them), nothing left out, nothing
+ * twice.
  */
 class ImapComposedTest {
 
@@ -45,7 +46,7 @@ class ImapComposedTest {
             .withSeed(UUID.randomUUID().getMostSignificantBits())
             .withAccounts(2)
             .withItemsPerAccount(200)
-            .withShares(false),
+            .withShares(true),
         backup);
     TargetSpec imap =
         TargetSpec.of(
