@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
@@ -15,15 +14,12 @@ import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.embedded.EmbeddedMariaDb;
 import org.mailrestore.mailstore.MailstoreKind;
 import org.mailrestore.mailstore.VolumeSpec;
-import org.mailrestore.restore.FailureRecord;
 import org.mailrestore.restore.OperationView;
 import org.mailrestore.restore.Pace;
-import org.mailrestore.restore.Page;
 import org.mailrestore.restore.ReadCounter;
 import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.Restores;
 import org.mailrestore.source.SourceSpec;
-import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -88,21 +84,7 @@ final class DemoCommand implements Callable<Integer> {
       OperationView ended = restores.await(id, Duration.ofHours(1));
 
       out.println("4/4 verifying the mailstore against the backup");
-      Set<String> knownFailures = new HashSet<>();
-      Page<FailureRecord> failures;
-      int page = 0;
-      do {
-        failures = restores.failures(id, page++, Page.MAX_SIZE);
-        failures.items().stream()
-            .map(f -> Verifier.Options.key(f.sourceAccountId(), f.itemId()))
-            .forEach(knownFailures::add);
-      } while (failures.hasMore());
-      VerifyReport report =
-          restores.verify(
-              source,
-              null,
-              Verifier.Options.defaults().withKnownFailures(knownFailures),
-              new ReadCounter());
+      VerifyReport report = restores.verifyOperation(id, Set.of(), new ReadCounter());
 
       out.println();
       out.println("Summary");

@@ -426,4 +426,147 @@ class RestoreApiTest {
       assertThat(report.differences()).isEmpty();
     }
   }
+
+  /** Inspect, dry run, verify and the progress stream: the REST the console and scripts use. */
+  @Nested
+  class Planning {
+
+    @Test
+    void inspectTellsWhatASourceHoldsToAdminsOnly() throws Exception {
+      Answer a = post("/api/v1/sources/inspect", local(small));
+      assertThat(a.status()).as(a.body()).isEqualTo(200);
+      JsonNode accounts = a.json().path("accounts");
+      assertThat(accounts.size()).isGreaterThanOrEqualTo(2);
+      assertThat(a.json().path("items").asLong()).isPositive();
+      assertThat(accounts.get(0).path("itemsByType").path("message").asLong()).isPositive();
+      assertThat(a.json().path("earliest").asString()).isNotEmpty();
+
+      assertThat(
+              call("POST", "/api/v1/sources/inspect", VIEWER_TOKEN, local(small), Map.of())
+                  .status())
+          .as("a viewer may not open sources")
+          .isEqualTo(403);
+      assertFieldError(
+          post("/api/v1/sources/inspect", local(allowed.resolve("no-such-backup"))),
+          "source.location");
+      Path notABackup = Files.createDirectories(allowed.resolve("not-a-backup"));
+      Answer unreadable = post("/api/v1/sources/inspect", local(notABackup));
+      assertThat(unreadable.status()).as(unreadable.body()).isEqualTo(422);
+      assertThat(unreadable.json().path("detail").asString()).contains("not-a-backup");
+      assertFieldError(post("/api/v1/sources/inspect", local(Path.of("/etc"))), "source.location");
+      assertFieldError(post("/api/v1/sources/inspect", Map.of()), "source");
+    }
+
+    @Test
+    void aDryRunSaysWhatARestoreWouldDoAndWritesNothing() throws Exception {
+      long before = get("/api/v1/restores?size=1").json().path("total").asLong();
+      Answer a =
+          post(
+              "/api/v1/restores/dry-run",
+              Map.of(
+                  "source",
+                  Map.of("kind", "backup", "location", small.toString()),
+                  "conflictPolicy",
+                  "new-account"));
+      assertThat(a.status()).as(a.body()).isEqualTo(200);
+      JsonNode accounts = a.json().path("accounts");
+      assertThat(accounts.size()).isGreaterThanOrEqualTo(2);
+      for (JsonNode account : accounts) {
+        assertThat(account.path("action").asString()).isIn("CREATE", "MERGE");
+        assertThat(account.path("into").asString()).contains("-restored@");
+      }
+      assertThat(a.json().path("bytes").asLong()).isPositive();
+      assertThat(get("/api/v1/restores?size=1").json().path("total").asLong())
+          .as("no operation was started")
+          .isEqualTo(before);
+      assertThat(
+              call("POST", "/api/v1/restores/dry-run", VIEWER_TOKEN, local(small), Map.of())
+                  .status())
+          .isEqualTo(403);
+    }
+
+    @Test
+    void anOperationIsVerifiedAsItWasRestored() throws Exception {
+      // Into accounts of its own: the other tests restore backups of the same generated names.
+      String suffix = "-verified-" + System.nanoTime();
+      Answer started =
+          post(
+              "/api/v1/restores",
+              Map.of(
+                  "source",
+                  Map.of("kind", "backup", "location", small.toString()),
+                  "conflictPolicy",
+                  "new-account",
+                  "newAccountSuffix",
+                  suffix));
+      assertThat(started.status()).as(started.body()).isIn(200, 201);
+      String id = started.json().path("id").asString();
+      assertThat(awaitEnd(id).path("state").asString()).isIn("COMPLETED", "PARTIAL");
+      Answer v = post("/api/v1/restores/" + id + "/verify", null);
+      assertThat(v.status()).as(v.body()).isEqualTo(200);
+      assertThat(v.json().path("differenceCount").asLong()).as(v.body()).isZero();
+      assertThat(v.json().path("items").asLong()).isPositive();
+      String one =
+          post("/api/v1/sources/inspect", local(small))
+              .json()
+              .path("accounts")
+              .get(0)
+              .path("name")
+              .asString();
+      Answer single =
+          post("/api/v1/restores/" + id + "/verify", Map.of("accounts", java.util.List.of(one)));
+      assertThat(single.json().path("accounts").asInt()).as(single.body()).isEqualTo(1);
+      assertThat(
+              call("POST", "/api/v1/restores/" + id + "/verify", VIEWER_TOKEN, null, Map.of())
+                  .status())
+          .isEqualTo(403);
+      assertThat(post("/api/v1/restores/no-such-operation/verify", null).status()).isEqualTo(404);
+    }
+
+    @Test
+    void progressStreamsAsServerSentEventsToViewersUntilTheEnd() throws Exception {
+      Map<String, Object> paced = new java.util.HashMap<>(local(large));
+      paced.put("maxItemsPerSecond", 3000);
+      String id = post("/api/v1/restores", paced).json().path("id").asString();
+      HttpRequest request =
+          HttpRequest.newBuilder(
+                  URI.create("http://localhost:" + port + "/api/v1/restores/" + id + "/events"))
+              .header("Authorization", "Bearer " + VIEWER_TOKEN)
+              .timeout(Duration.ofMinutes(2))
+              .GET()
+              .build();
+      HttpResponse<java.util.stream.Stream<String>> r =
+          http.send(request, HttpResponse.BodyHandlers.ofLines());
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+      java.util.List<String> events = new java.util.ArrayList<>();
+      java.util.List<Long> restored = new java.util.ArrayList<>();
+      String event = null;
+      try (var lines = r.body()) {
+        for (String line : (Iterable<String>) lines::iterator) {
+          if (line.startsWith("event:")) {
+            event = line.substring(6).strip();
+            events.add(event);
+          } else if (line.startsWith("data:")) {
+            JsonNode view = Json.MAPPER.readTree(line.substring(5));
+            assertThat(view.path("id").asString()).isEqualTo(id);
+            restored.add(view.path("counts").path("itemsRestored").asLong());
+            if ("end".equals(event)) {
+              assertThat(view.path("state").asString()).isIn("COMPLETED", "PARTIAL");
+            }
+          }
+        }
+      }
+      assertThat(events).as("the stream closed after its end event").endsWith("end");
+      assertThat(events.stream().filter("progress"::equals).count())
+          .as("progress while it ran: %s", events)
+          .isGreaterThanOrEqualTo(2);
+      assertThat(restored).as("the counts only grow").isSorted();
+      assertThat(restored.get(restored.size() - 1)).isPositive();
+      assertThat(
+              call("GET", "/api/v1/restores/" + id + "/events", "not-a-token", null, Map.of())
+                  .status())
+          .isEqualTo(401);
+    }
+  }
 }

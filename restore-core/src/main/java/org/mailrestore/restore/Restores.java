@@ -251,6 +251,48 @@ public final class Restores implements AutoCloseable {
   }
 
   /**
+   * Compares what an operation restored with its source, as it restored it: the same point in time,
+   * the accounts under the names it gave them, into the targets it wrote, with the items it
+   * recorded as not restored excused (they are in its report).
+   *
+   * @param accounts the accounts to compare, by address; empty for those the operation selected
+   * @throws IllegalStateException when the operation's request is not known
+   */
+  public VerifyReport verifyOperation(
+      String id, java.util.Set<String> accounts, ReadCounter progress)
+      throws SQLException, IOException {
+    RestoreRequest request = require(id).request();
+    if (request == null) {
+      throw new IllegalStateException("operation " + id + " has no request to verify by");
+    }
+    java.util.Set<String> known = new java.util.HashSet<>();
+    Page<FailureRecord> failures;
+    int page = 0;
+    do {
+      failures = failures(id, page++, Page.MAX_SIZE);
+      failures.items().stream()
+          .map(f -> Verifier.Options.key(f.sourceAccountId(), f.itemId()))
+          .forEach(known::add);
+    } while (failures.hasMore());
+    Verifier.Options options =
+        Verifier.Options.defaults()
+            .withPointInTime(request.pointInTime())
+            .withTargetName(request::targetName)
+            .withKnownFailures(known)
+            // A copy beside the account (new-account, into) takes no alias; neither does a
+            // restore that skipped them.
+            .withCheckAliases(
+                request.conflictPolicy() != ConflictPolicy.NEW_ACCOUNT
+                    && request.selection().into() == null
+                    && !request.selection().skipAliases());
+    java.util.Set<String> chosen = accounts.isEmpty() ? request.selection().accounts() : accounts;
+    if (!chosen.isEmpty()) {
+      options = options.withAccounts(chosen);
+    }
+    return runtime.verify(request.source(), request.targets(), options, progress);
+  }
+
+  /**
    * Writes accounts of a target (the default one for null) out in a format, counting what it reads
    * into {@code progress}.
    *

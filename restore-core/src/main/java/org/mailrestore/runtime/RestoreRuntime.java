@@ -176,8 +176,15 @@ public final class RestoreRuntime implements AutoCloseable {
   public VerifyReport verify(
       SourceSpec source, TargetSpec target, Verifier.Options options, ReadCounter progress)
       throws SQLException, IOException {
+    return verify(source, target == null ? List.of() : List.of(target), options, progress);
+  }
+
+  /** The same, of the targets a request named (several composed; the defaults for none). */
+  public VerifyReport verify(
+      SourceSpec source, List<TargetSpec> targets, Verifier.Options options, ReadCounter progress)
+      throws SQLException, IOException {
     try (MailSource from = new CountedSource(openSource(source), progress)) {
-      return new Verifier(books.idMap(), target(target).readBack()).verify(from, options);
+      return new Verifier(books.idMap(), targets(targets).readBack()).verify(from, options);
     }
   }
 

@@ -86,6 +86,11 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         List.of(new FieldErrors.FieldError(e.field(), e.getMessage())));
   }
 
+  @ExceptionHandler(SourceUnreadableException.class)
+  ProblemDetail unreadable(SourceUnreadableException e) {
+    return problem(HttpStatus.UNPROCESSABLE_CONTENT, "Cannot be read", e.getMessage());
+  }
+
   @ExceptionHandler(IllegalArgumentException.class)
   ProblemDetail illegal(IllegalArgumentException e) {
     return badRequest(e.getMessage(), List.of());

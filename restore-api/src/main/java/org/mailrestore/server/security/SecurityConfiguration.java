@@ -36,6 +36,10 @@ class SecurityConfiguration {
             // turn every error into a 401.
             a.dispatcherTypeMatchers(DispatcherType.ERROR)
                 .permitAll()
+                // An asynchronous dispatch (a progress stream's) continues a request already
+                // authorized; its credentials are not sent again.
+                .dispatcherTypeMatchers(DispatcherType.ASYNC)
+                .permitAll()
                 .requestMatchers("/actuator/health", "/actuator/health/**")
                 .permitAll()
                 // Asked for by its address, the error page answers 404 to anyone.
