@@ -569,4 +569,181 @@ class RestoreApiTest {
           .isEqualTo(401);
     }
   }
+
+  /**
+   * The console in a real browser (Debian's chromium through its chromedriver): an admin inspects,
+   * dry-runs, starts a restore of two accounts and reads its report; a viewer sees no action and is
+   * refused one forced; a wrong token is refused; no console error, no CSP violation. Screenshots
+   * go to target/console/.
+   */
+  @Nested
+  class Console {
+
+    private org.openqa.selenium.chrome.ChromeDriver browser;
+    private Path downloads;
+
+    @org.junit.jupiter.api.BeforeEach
+    void openBrowser() throws IOException {
+      org.junit.jupiter.api.Assumptions.assumeTrue(
+          Files.isExecutable(Path.of("/usr/bin/chromium"))
+              && Files.isExecutable(Path.of("/usr/bin/chromedriver")),
+          "chromium and chromium-driver are not installed: .ci/run installs them");
+      downloads = Files.createDirectories(dir.resolve("downloads-" + System.nanoTime()));
+      var options = new org.openqa.selenium.chrome.ChromeOptions();
+      options.setBinary("/usr/bin/chromium");
+      options.addArguments(
+          "--headless=new",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-quic",
+          "--no-first-run",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+          "--disable-dev-shm-usage",
+          "--window-size=1280,800",
+          "--user-data-dir=" + dir.resolve("chromium-" + System.nanoTime()));
+      options.setExperimentalOption(
+          "prefs",
+          Map.of(
+              "download.default_directory",
+              downloads.toString(),
+              "download.prompt_for_download",
+              false));
+      var logging = new org.openqa.selenium.logging.LoggingPreferences();
+      logging.enable(org.openqa.selenium.logging.LogType.BROWSER, java.util.logging.Level.ALL);
+      options.setCapability("goog:loggingPrefs", logging);
+      var service =
+          new org.openqa.selenium.chrome.ChromeDriverService.Builder()
+              .usingDriverExecutable(new java.io.File("/usr/bin/chromedriver"))
+              .build();
+      browser = new org.openqa.selenium.chrome.ChromeDriver(service, options);
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void closeBrowser() {
+      if (browser != null) {
+        browser.quit();
+      }
+    }
+
+    private org.openqa.selenium.WebElement await(String css) {
+      return new org.openqa.selenium.support.ui.WebDriverWait(browser, Duration.ofSeconds(60))
+          .until(d -> {
+            var found = d.findElements(org.openqa.selenium.By.cssSelector(css));
+            return found.isEmpty() || !found.get(0).isDisplayed() ? null : found.get(0);
+          });
+    }
+
+    private void awaitText(String css, String text) {
+      new org.openqa.selenium.support.ui.WebDriverWait(browser, Duration.ofSeconds(120))
+          .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+          .until(d -> {
+            var found = d.findElements(org.openqa.selenium.By.cssSelector(css));
+            return !found.isEmpty() && found.get(0).getText().contains(text);
+          });
+    }
+
+    private void signIn(String credential) {
+      browser.get("http://localhost:" + port + "/");
+      await("#credential").sendKeys(credential);
+      browser.findElement(org.openqa.selenium.By.cssSelector("#sign-in-form button")).click();
+    }
+
+    private void screenshot(String name) throws IOException {
+      Path out = Files.createDirectories(Path.of("target", "console"));
+      byte[] png = browser.getScreenshotAs(org.openqa.selenium.OutputType.BYTES);
+      Files.write(out.resolve(name + ".png"), png);
+    }
+
+    /** No error in the page's console but those {@code expected} (a refusal the test forced). */
+    private void noErrorsInThePage(String... expected) {
+      var severe =
+          browser.manage().logs().get(org.openqa.selenium.logging.LogType.BROWSER).getAll().stream()
+              .filter(e -> e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue())
+              .map(org.openqa.selenium.logging.LogEntry::getMessage)
+              .filter(m -> java.util.Arrays.stream(expected).noneMatch(m::contains))
+              .toList();
+      assertThat(severe).as("the page's console").isEmpty();
+      assertThat(((Number) browser.executeScript("return window.cspViolations;")).intValue())
+          .as("CSP violations")
+          .isZero();
+    }
+
+    @Test
+    void anAdminInspectsDryRunsStartsAndReadsTheReport() throws Exception {
+      signIn(ADMIN_TOKEN);
+      await("#nav-start").click();
+      await("#source-location").sendKeys(small.toString());
+      browser.findElement(org.openqa.selenium.By.id("inspect")).click();
+      awaitText("#inspection-summary", "accounts");
+      var boxes = browser.findElements(org.openqa.selenium.By.cssSelector("input[data-account]"));
+      assertThat(boxes.size()).isGreaterThanOrEqualTo(2);
+      boxes.get(0).click();
+      boxes.get(1).click();
+      browser
+          .findElement(org.openqa.selenium.By.cssSelector("#policy option[value='new-account']"))
+          .click();
+      // As of a date: the end of the backup's time range, in the browser's time zone.
+      browser.executeScript("document.getElementById('as-of').value = '2030-01-01T00:00:00';");
+      screenshot("start");
+      browser.findElement(org.openqa.selenium.By.id("dry-run")).click();
+      awaitText("#plan-summary", "2 accounts");
+      assertThat(browser.findElement(org.openqa.selenium.By.id("plan")).getText())
+          .contains("-restored@");
+      browser.findElement(org.openqa.selenium.By.id("start")).click();
+      awaitText("#op-state", "COMPLETED");
+      await("#download-csv").click();
+      Path csv = null;
+      for (int i = 0; i < 100 && csv == null; i++) {
+        try (var files = Files.list(downloads)) {
+          csv = files.filter(f -> f.toString().endsWith(".csv")).findFirst().orElse(null);
+        }
+        Thread.sleep(100);
+      }
+      assertThat(csv).as("the CSV was downloaded").isNotNull();
+      assertThat(Files.readString(csv))
+          .startsWith("account,kind,itemId,phase,reason,location,detail");
+      screenshot("operation");
+      browser.findElement(org.openqa.selenium.By.id("verify")).click();
+      awaitText("#verify-summary", "Verified: no differences");
+      await("a[href='#/operations']").click();
+      awaitText("#view table", "COMPLETED");
+      screenshot("operations");
+      noErrorsInThePage();
+    }
+
+    @Test
+    void aViewerSeesNoActionAndIsRefusedOneForced() throws Exception {
+      Answer started = post("/api/v1/restores", local(small));
+      String id = started.json().path("id").asString();
+      awaitEnd(id);
+      signIn(VIEWER_TOKEN);
+      awaitText("#who", "viewer");
+      assertThat(browser.findElement(org.openqa.selenium.By.id("nav-start")).isDisplayed())
+          .isFalse();
+      browser.get("http://localhost:" + port + "/#/operations/" + id);
+      awaitText("#op-state", "COMPLETED");
+      assertThat(browser.findElements(org.openqa.selenium.By.id("cancel"))).isEmpty();
+      assertThat(browser.findElements(org.openqa.selenium.By.id("apply-pace"))).isEmpty();
+      Object status =
+          browser.executeAsyncScript(
+              "const done = arguments[arguments.length - 1];"
+                  + "fetch('/api/v1/restores/"
+                  + id
+                  + "/cancel', {method: 'POST', headers:"
+                  + " {Authorization: sessionStorage.getItem('mailrestore.credential')}})"
+                  + ".then(r => done(r.status));");
+      assertThat(((Number) status).intValue()).as("a forced action").isEqualTo(403);
+      noErrorsInThePage(
+          "/cancel - Failed to load resource: the server responded with a status of 403");
+    }
+
+    @Test
+    void aWrongTokenIsRefused() throws Exception {
+      signIn("not-a-token");
+      awaitText("#sign-in-error", "refused");
+      assertThat(browser.findElement(org.openqa.selenium.By.id("view")).isDisplayed()).isFalse();
+    }
+  }
 }
