@@ -77,18 +77,24 @@ export function operationView(view, id, admin) {
     draw();
   }
 
-  if (admin) actions.append(adminActions(id, message));
-
   let last = null;
-  const stop = follow(id, (name, op) => {
-    if (name === 'error' || !op) { message.textContent = 'The progress stream was interrupted; reload to follow again.'; return; }
-    last = op;
-    render(op);
-    if (name === 'end' && !ended) {
-      ended = true;
-      refreshDetails(op).catch(e => { message.textContent = e.message; });
-    }
-  });
+  let stop = () => {};
+  const listen = () => {
+    stop();
+    ended = false;
+    stop = follow(id, (name, op) => {
+      if (name === 'error' || !op) { message.textContent = 'The progress stream was interrupted; reload to follow again.'; return; }
+      last = op;
+      render(op);
+      if (name === 'end' && !ended) {
+        ended = true;
+        refreshDetails(op).catch(e => { message.textContent = e.message; });
+      }
+    });
+  };
+  // A resumed operation runs again: follow it again.
+  if (admin) actions.append(adminActions(id, message, listen));
+  listen();
   const timer = setInterval(() => { if (last && !ended) refreshDetails(last).catch(() => {}); }, 3000);
   call('GET', '/api/v1/restores/' + encodeURIComponent(id))
     .then(op => { if (!last) render(op); return refreshDetails(op); })
@@ -114,7 +120,7 @@ function toCsv(rows) {
   return [header.join(','), ...rows.map(r => header.map(h => cell(r[h])).join(','))].join('\r\n') + '\r\n';
 }
 
-function adminActions(id, message) {
+function adminActions(id, message, resumed) {
   const path = '/api/v1/restores/' + encodeURIComponent(id);
   const act = (label, buttonId, fn) => {
     const b = el('button', { type: 'button', id: buttonId }, label);
@@ -134,7 +140,7 @@ function adminActions(id, message) {
   return el('div', {},
     el('div', { class: 'row' },
       act('Cancel', 'cancel', async () => { await call('POST', path + '/cancel'); return 'Cancelling: it stops within seconds.'; }),
-      act('Resume', 'resume', async () => { await call('POST', path + '/resume'); return 'Resumed.'; }),
+      act('Resume', 'resume', async () => { await call('POST', path + '/resume'); resumed(); return 'Resumed.'; }),
       el('div', {}, el('label', { for: 'pace-items' }, 'Items per second'), items),
       el('div', {}, el('label', { for: 'pace-mb' }, 'MB per second'), mb),
       act('Apply pace', 'apply-pace', async () => {

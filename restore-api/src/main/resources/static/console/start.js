@@ -29,6 +29,8 @@ export async function startView(view) {
   const policy = el('select', { id: 'policy' }, ['merge', 'skip', 'replace', 'new-account'].map(p => el('option', { value: p }, p)));
   const asOf = el('input', { id: 'as-of', type: 'datetime-local', step: '1' });
   const into = el('input', { id: 'into', type: 'email', placeholder: 'restore into this account instead' });
+  const items = el('input', { id: 'items', type: 'text', inputmode: 'numeric', placeholder: '1201, 1202' });
+  const folders = el('input', { id: 'folders', type: 'text', placeholder: '/Inbox/Projects' });
   const dryRunButton = el('button', { type: 'button', id: 'dry-run', disabled: true }, 'Dry run');
   const startButton = el('button', { type: 'button', id: 'start', disabled: true }, 'Start the restore');
   const plan = el('div', { id: 'plan' });
@@ -42,6 +44,9 @@ export async function startView(view) {
       el('div', {}, el('label', { for: 'policy' }, 'If the account exists'), policy),
       el('div', {}, el('label', { for: 'as-of' }, 'As of (your time zone; empty: the latest)'), asOf),
       el('div', {}, el('label', { for: 'into' }, 'Into another account'), into)),
+    el('div', { class: 'row' },
+      el('div', {}, el('label', { for: 'items' }, 'Only these items (ids, comma-separated)'), items),
+      el('div', {}, el('label', { for: 'folders' }, 'Only these folders (paths, comma-separated)'), folders)),
     el('div', { class: 'row' }, dryRunButton, startButton), plan);
 
   const source = () => {
@@ -58,6 +63,9 @@ export async function startView(view) {
     if (accounts.length) b.accounts = accounts;
     if (asOf.value) b.asOf = new Date(asOf.value).toISOString();
     if (into.value.trim()) b.into = into.value.trim();
+    const list = input => input.value.split(',').map(x => x.trim()).filter(x => x);
+    if (list(items).length) b.items = list(items).map(Number);
+    if (list(folders).length) b.folders = list(folders);
     return b;
   };
   const guard = fn => async () => {

@@ -81,6 +81,21 @@ final class ServiceProcess implements AutoCloseable {
     return service;
   }
 
+  /** serve prints where the console is and how to sign in, once it listens. */
+  private void awaitConsoleAddress() {
+    String line = "the console is at " + url + "/";
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!process.output().contains(line) && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+    assertThat(process.output()).contains(line).contains("sign in with an API token");
+  }
+
   private void awaitReady() {
     HttpClient http = HttpClient.newHttpClient();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -94,6 +109,7 @@ final class ServiceProcess implements AutoCloseable {
                     .build(),
                 HttpResponse.BodyHandlers.discarding());
         if (r.statusCode() == 200) {
+          awaitConsoleAddress();
           return;
         }
       } catch (IOException e) {

@@ -33,7 +33,14 @@ final class ServeCommand implements Callable<Integer> {
     if (port != null) {
       args.add("--server.port=" + port);
     }
-    MailrestoreServer.start(args.toArray(String[]::new));
+    var context = MailrestoreServer.start(args.toArray(String[]::new));
+    String served = context.getEnvironment().getProperty("local.server.port", String.valueOf(port));
+    System.out.println(
+        "mailrestore: the console is at http://localhost:"
+            + served
+            + "/ (or this host's name); sign in with an API token"
+            + " (mailrestore.security.tokens) or user:password (mailrestore.security.users),"
+            + " see docs/console.md");
     // The service runs on its own (non-daemon) threads until it is stopped.
     return MailrestoreCli.RUNS_ON;
   }

@@ -52,6 +52,7 @@ class RestoreApiTest {
   static Path allowed;
   static Path small;
   static Path large;
+  static Path broken;
 
   @LocalServerPort int port;
 
@@ -72,6 +73,15 @@ class RestoreApiTest {
     BackupGenerator.generate(
         GeneratorSpec.defaults().withAccounts(6).withItemsPerAccount(1500).withLargeRate(0), large);
     Files.createSymbolicLink(allowed.resolve("escape"), Path.of("/etc"));
+    // A backup whose blobs are gone: its restore ends PARTIAL, each item with its reason.
+    broken = allowed.resolve("broken");
+    BackupGenerator.generate(
+        GeneratorSpec.defaults().withAccounts(1).withItemsPerAccount(10).withLargeRate(0), broken);
+    try (var blobs = Files.walk(broken.resolve("blobs"))) {
+      for (Path blob : blobs.filter(Files::isRegularFile).toList()) {
+        Files.delete(blob);
+      }
+    }
   }
 
   @AfterAll
@@ -145,6 +155,17 @@ class RestoreApiTest {
 
   static Map<String, Object> local(Path path) {
     return Map.of("source", Map.of("kind", "backup", "location", path.toString()));
+  }
+
+  /**
+   * A restore of the backup into accounts of its own (the new-account policy, a suffix of its own):
+   * every item is restored whatever the other tests restored before.
+   */
+  static Map<String, Object> freshCopy(Path path) {
+    Map<String, Object> body = new java.util.HashMap<>(local(path));
+    body.put("conflictPolicy", "new-account");
+    body.put("newAccountSuffix", "-copy-" + System.nanoTime());
+    return body;
   }
 
   JsonNode awaitEnd(String id) throws Exception {
@@ -525,7 +546,7 @@ class RestoreApiTest {
 
     @Test
     void progressStreamsAsServerSentEventsToViewersUntilTheEnd() throws Exception {
-      Map<String, Object> paced = new java.util.HashMap<>(local(large));
+      Map<String, Object> paced = freshCopy(large);
       paced.put("maxItemsPerSecond", 3000);
       String id = post("/api/v1/restores", paced).json().path("id").asString();
       HttpRequest request =
@@ -737,6 +758,69 @@ class RestoreApiTest {
       assertThat(((Number) status).intValue()).as("a forced action").isEqualTo(403);
       noErrorsInThePage(
           "/cancel - Failed to load resource: the server responded with a status of 403");
+    }
+
+    @Test
+    void anOperationWithAMissingBlobShowsPartialAndTheItemWithItsReason() throws Exception {
+      String id = post("/api/v1/restores", local(broken)).json().path("id").asString();
+      assertThat(awaitEnd(id).path("state").asString()).isEqualTo("PARTIAL");
+      signIn(ADMIN_TOKEN);
+      awaitText("#who", "admin");
+      browser.get("http://localhost:" + port + "/#/operations/" + id);
+      awaitText("#op-state", "PARTIAL");
+      awaitText("#report-table", "BLOB_MISSING");
+      new org.openqa.selenium.support.ui.Select(await("#reason-filter"))
+          .selectByValue("BLOB_MISSING");
+      String report = await("#report-table").getText();
+      assertThat(report).contains("BLOB_MISSING").doesNotContain("NOT_CARRIED");
+      screenshot("partial");
+      noErrorsInThePage();
+    }
+
+    @Test
+    void cancelResumeAndPaceOnAPacedOperation() throws Exception {
+      Map<String, Object> paced = freshCopy(large);
+      paced.put("maxItemsPerSecond", 200);
+      String id = post("/api/v1/restores", paced).json().path("id").asString();
+      signIn(ADMIN_TOKEN);
+      awaitText("#who", "admin");
+      browser.get("http://localhost:" + port + "/#/operations/" + id);
+      awaitText("#op-state", "RUNNING");
+      var items = await("#pace-items");
+      items.clear();
+      items.sendKeys("400");
+      browser.findElement(org.openqa.selenium.By.id("apply-pace")).click();
+      awaitText("#op-message", "Pace: 400 items/s");
+      assertThat(
+              get("/api/v1/restores/" + id + "/pace").json().path("maxItemsPerSecond").asDouble())
+          .isEqualTo(400.0);
+      browser.findElement(org.openqa.selenium.By.id("cancel")).click();
+      awaitText("#op-state", "CANCELLED");
+      browser.findElement(org.openqa.selenium.By.id("resume")).click();
+      awaitText("#op-message", "Resumed");
+      items = await("#pace-items");
+      items.clear();
+      browser.findElement(org.openqa.selenium.By.id("apply-pace")).click();
+      awaitText("#op-message", "no bound items/s");
+      awaitText("#op-state", "COMPLETED");
+      noErrorsInThePage();
+    }
+
+    @Test
+    void thePageFitsAPhone() throws Exception {
+      browser.manage().window().setSize(new org.openqa.selenium.Dimension(390, 844));
+      signIn(ADMIN_TOKEN);
+      awaitText("#who", "admin");
+      awaitText("#view h2", "Operations");
+      Number overflow =
+          (Number)
+              browser.executeScript(
+                  "return document.documentElement.scrollWidth - window.innerWidth;");
+      assertThat(overflow.intValue())
+          .as("no sideways scrolling of the page")
+          .isLessThanOrEqualTo(0);
+      screenshot("phone");
+      noErrorsInThePage();
     }
 
     @Test
