@@ -480,7 +480,7 @@ class RestoreApiTest {
 
     @Test
     void aDryRunSaysWhatARestoreWouldDoAndWritesNothing() throws Exception {
-      long before = get("/api/v1/restores?size=1").json().path("total").asLong();
+      int before = get("/api/v1/restores?size=1000").json().path("items").size();
       Answer a =
           post(
               "/api/v1/restores/dry-run",
@@ -497,7 +497,7 @@ class RestoreApiTest {
         assertThat(account.path("into").asString()).contains("-restored@");
       }
       assertThat(a.json().path("bytes").asLong()).isPositive();
-      assertThat(get("/api/v1/restores?size=1").json().path("total").asLong())
+      assertThat(get("/api/v1/restores?size=1000").json().path("items").size())
           .as("no operation was started")
           .isEqualTo(before);
       assertThat(
