@@ -708,6 +708,13 @@ class RestoreApiTest {
       // As of a date: the end of the backup's time range, in the browser's time zone.
       browser.executeScript("document.getElementById('as-of').value = '2030-01-01T00:00:00';");
       screenshot("start");
+      Number unlabelled =
+          (Number)
+              browser.executeScript(
+                  "return [...document.querySelectorAll('input, select')]"
+                      + ".filter(e => e.offsetParent !== null && e.labels.length === 0"
+                      + " && !e.getAttribute('aria-label')).length;");
+      assertThat(unlabelled.intValue()).as("every visible control has a label").isZero();
       browser.findElement(org.openqa.selenium.By.id("dry-run")).click();
       awaitText("#plan-summary", "2 accounts");
       assertThat(browser.findElement(org.openqa.selenium.By.id("plan")).getText())

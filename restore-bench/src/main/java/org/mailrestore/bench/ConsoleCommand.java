@@ -61,6 +61,18 @@ final class ConsoleCommand implements Callable<Integer> {
       description = "Operations in the database for the list (default: 10000)")
   int operations;
 
+  @Option(
+      names = "--accounts",
+      defaultValue = "20",
+      description = "Accounts of the restored backup (default: 20)")
+  int accounts;
+
+  @Option(
+      names = "--items",
+      defaultValue = "10000",
+      description = "Items per account (default: 10000)")
+  int items;
+
   @Option(names = "--json", description = "Also write the results to this file")
   Path json;
 
@@ -74,7 +86,7 @@ final class ConsoleCommand implements Callable<Integer> {
     Path backups = Files.createDirectories(dir.resolve("backups"));
     Path backup = backups.resolve("backup");
     BackupGenerator.generate(
-        GeneratorSpec.defaults().withAccounts(10).withItemsPerAccount(3000).withLargeRate(0),
+        GeneratorSpec.defaults().withAccounts(accounts).withItemsPerAccount(items).withLargeRate(0),
         backup);
     try (BenchDatabase db =
         new BenchDatabase(mariadb.url, mariadb.user, mariadb.password(), "console", 2)) {
@@ -110,7 +122,9 @@ final class ConsoleCommand implements Callable<Integer> {
       try {
         awaitReady(service, dir.resolve("service.log"));
         Report report = new Report("the console's cost to the service");
-        report.context("restore", "10 accounts x 3,000 items, a generated backup, each run fresh");
+        report.context(
+            "restore",
+            accounts + " accounts x " + items + " items, a generated backup, each run fresh");
         List<Double> without = new ArrayList<>();
         List<Double> with = new ArrayList<>();
         restore(backup, 0); // warms the service up, unmeasured
@@ -131,8 +145,9 @@ final class ConsoleCommand implements Callable<Integer> {
                 b,
                 with,
                 (b / a - 1) * 100));
-        Report.Row limit = report.add("console", "restore, no stream open", 30_000, 0, a);
-        report.add("console", "restore, " + streams + " streams open", 30_000, 0, b, limit);
+        long total = (long) accounts * items;
+        Report.Row limit = report.add("console", "restore, no stream open", total, 0, a);
+        report.add("console", "restore, " + streams + " streams open", total, 0, b, limit);
 
         addOperations(db, operations);
         List<Double> pages = new ArrayList<>();

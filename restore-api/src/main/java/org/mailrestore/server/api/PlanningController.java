@@ -104,8 +104,8 @@ public class PlanningController {
           "A progress event (the operation, as GET /api/v1/restores/{id}) at once and whenever it"
               + " changes, at most once a second; an end event when it has ended, then the stream"
               + " closes. A comment every 15 s keeps it open through proxies.")
-  public SseEmitter events(@PathVariable String id) throws SQLException, IOException {
-    return streams.follow(id, restores.get(id));
+  public SseEmitter events(@PathVariable String id) throws SQLException {
+    return streams.follow(id, () -> restores.get(id));
   }
 
   /** What reads a source or a target. */

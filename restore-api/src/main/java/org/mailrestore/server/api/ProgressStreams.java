@@ -15,9 +15,9 @@ import org.mailrestore.restore.Restores;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Operations' progress as Server-Sent Events: one reader per operation, once a second, however many
@@ -33,9 +33,16 @@ class ProgressStreams implements DisposableBean {
   private static final long STREAM_MILLIS = TimeUnit.HOURS.toMillis(1);
   private static final int KEEP_ALIVE_TICKS = 15;
 
+  /** Reads an operation as it is now. */
+  @FunctionalInterface
+  interface Reader {
+    OperationView read() throws java.sql.SQLException;
+  }
+
   private record Followed(List<SseEmitter> emitters, AtomicReference<OperationView> last) {}
 
   private final Restores restores;
+  private final JsonMapper json;
   private final Map<String, Followed> followed = new ConcurrentHashMap<>();
   private final ScheduledExecutorService ticks =
       Executors.newSingleThreadScheduledExecutor(r -> {
@@ -45,13 +52,19 @@ class ProgressStreams implements DisposableBean {
       });
   private long tick;
 
-  ProgressStreams(Restores restores) {
+  ProgressStreams(Restores restores, JsonMapper json) {
     this.restores = restores;
+    this.json = json;
     var unused = ticks.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
   }
 
-  /** A stream of the operation's progress; it begins with the operation as it is now. */
-  SseEmitter follow(String id, OperationView now) throws IOException {
+  /**
+   * A stream of the operation's progress; it begins with the operation as it is now (as read at the
+   * last tick when others already follow it: a crowd opening streams costs one read).
+   */
+  SseEmitter follow(String id, Reader reader) throws java.sql.SQLException {
+    Followed known = followed.get(id);
+    OperationView now = known != null ? known.last().get() : reader.read();
     SseEmitter emitter = new SseEmitter(STREAM_MILLIS);
     Followed f =
         followed.computeIfAbsent(
@@ -59,9 +72,11 @@ class ProgressStreams implements DisposableBean {
     emitter.onCompletion(() -> leave(id, emitter));
     emitter.onTimeout(() -> leave(id, emitter));
     emitter.onError(e -> leave(id, emitter));
-    send(emitter, now);
+    String data = json.writeValueAsString(now);
+    send(emitter, "progress", id, data);
     if (now.state().isFinished()) {
-      end(emitter, now);
+      send(emitter, "end", id, data);
+      emitter.complete();
     } else {
       f.emitters().add(emitter);
     }
@@ -86,12 +101,14 @@ class ProgressStreams implements DisposableBean {
       try {
         OperationView view = restores.get(e.getKey());
         boolean changed = !sameProgress(view, f.last().getAndSet(view));
+        String data = changed || view.state().isFinished() ? json.writeValueAsString(view) : null;
         for (SseEmitter emitter : f.emitters()) {
           if (view.state().isFinished()) {
-            send(emitter, view);
-            end(emitter, view);
+            send(emitter, "progress", view.id(), data);
+            send(emitter, "end", view.id(), data);
+            emitter.complete();
           } else if (changed) {
-            send(emitter, view);
+            send(emitter, "progress", view.id(), data);
           } else if (tick % KEEP_ALIVE_TICKS == 0) {
             emitter.send(SseEmitter.event().comment("keep-alive"));
           }
@@ -112,22 +129,12 @@ class ProgressStreams implements DisposableBean {
         && Objects.equals(a.counts(), b.counts());
   }
 
-  private void send(SseEmitter emitter, OperationView view) {
+  /** One event, its data the operation already written as JSON (once for every stream). */
+  private static void send(SseEmitter emitter, String name, String id, String data) {
     try {
-      emitter.send(
-          SseEmitter.event().name("progress").id(view.id()).data(view, MediaType.APPLICATION_JSON));
+      emitter.send(SseEmitter.event().name(name).id(id).data(data));
     } catch (IOException | IllegalStateException e) {
       emitter.completeWithError(e); // the client went away
-    }
-  }
-
-  private void end(SseEmitter emitter, OperationView view) {
-    try {
-      emitter.send(
-          SseEmitter.event().name("end").id(view.id()).data(view, MediaType.APPLICATION_JSON));
-      emitter.complete();
-    } catch (IOException | IllegalStateException e) {
-      emitter.completeWithError(e);
     }
   }
 
