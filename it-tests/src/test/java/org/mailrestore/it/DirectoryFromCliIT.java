@@ -70,33 +70,19 @@ class DirectoryFromCliIT {
           .isEqualTo(3);
       assertThat(run(env, "verify", flags)).contains("no differences");
 
-      String stamps =
-          slapd.ldap(
-              "ldapsearch",
-              null,
-              "-LLL",
-              "-b",
-              base,
-              "(objectClass=*)",
-              "modifyTimestamp",
-              "entryCSN");
+      String stamps = stamps(slapd, base);
       String second = run(env, "restore run", flags);
       assertThat(second).contains("COMPLETED").contains(" 0 restored");
-      assertThat(
-              slapd.ldap(
-                  "ldapsearch",
-                  null,
-                  "-LLL",
-                  "-b",
-                  base,
-                  "(objectClass=*)",
-                  "modifyTimestamp",
-                  "entryCSN"))
-          .as("a second run writes no entry")
-          .isEqualTo(stamps);
+      assertThat(stamps(slapd, base)).as("a second run writes no entry").isEqualTo(stamps);
     } finally {
       dovecot.stop();
     }
+  }
+
+  /** Every entry's modify timestamp and CSN under the base, as ldapsearch prints them. */
+  private static String stamps(SlapdServer slapd, String base) throws Exception {
+    return slapd.ldap(
+        "ldapsearch", null, "-LLL", "-b", base, "(objectClass=*)", "modifyTimestamp", "entryCSN");
   }
 
   private String run(Map<String, String> env, String command, List<String> flags) throws Exception {

@@ -138,11 +138,6 @@ class ProgressStreams implements DisposableBean {
     }
   }
 
-  /** How many streams are open: for the tests and the service's own gauge. */
-  int open() {
-    return followed.values().stream().mapToInt(f -> f.emitters().size()).sum();
-  }
-
   @Override
   public void destroy() {
     ticks.shutdownNow();
