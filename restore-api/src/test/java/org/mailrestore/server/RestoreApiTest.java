@@ -509,17 +509,7 @@ class RestoreApiTest {
     @Test
     void anOperationIsVerifiedAsItWasRestored() throws Exception {
       // Into accounts of its own: the other tests restore backups of the same generated names.
-      String suffix = "-verified-" + System.nanoTime();
-      Answer started =
-          post(
-              "/api/v1/restores",
-              Map.of(
-                  "source",
-                  Map.of("kind", "backup", "location", small.toString()),
-                  "conflictPolicy",
-                  "new-account",
-                  "newAccountSuffix",
-                  suffix));
+      Answer started = post("/api/v1/restores", freshCopy(small));
       assertThat(started.status()).as(started.body()).isIn(200, 201);
       String id = started.json().path("id").asString();
       assertThat(awaitEnd(id).path("state").asString()).isIn("COMPLETED", "PARTIAL");
