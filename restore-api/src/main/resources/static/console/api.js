@@ -46,16 +46,22 @@ export async function call(method, path, body) {
   return json;
 }
 
-/**
- * Follows an operation's progress stream (Server-Sent Events over fetch, which can send the
- * credential): onEvent(name, operation) for each event; returns a function that stops it.
- */
+/** Follows an operation's progress stream: onEvent(name, operation); returns its stop. */
 export function follow(id, onEvent) {
+  return stream('/api/v1/restores/' + encodeURIComponent(id) + '/events', onEvent);
+}
+
+/**
+ * Reads a stream of Server-Sent Events over fetch (which, unlike EventSource, can send the
+ * credential): onEvent(name, data) for each event, ('error', null) when it fails, ('closed', null)
+ * when the service ends it; returns a function that stops it.
+ */
+export function stream(path, onEvent) {
   const controller = new AbortController();
   (async () => {
     try {
-      const r = await fetch('/api/v1/restores/' + encodeURIComponent(id) + '/events',
-        { headers: { Authorization: credential() }, signal: controller.signal });
+      const r = await fetch(path, { headers: { Authorization: credential() }, signal: controller.signal });
+      if (!r.ok) throw new ApiError(r.status, null);
       const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';
       for (;;) {
@@ -75,6 +81,7 @@ export function follow(id, onEvent) {
           if (data.length) onEvent(name, JSON.parse(data.join('\n')));
         }
       }
+      onEvent('closed', null);
     } catch (e) {
       if (e.name !== 'AbortError') onEvent('error', null);
     }

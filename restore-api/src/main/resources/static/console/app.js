@@ -1,6 +1,6 @@
 // The console: sign-in, the operations, one operation, starting a restore. Plain modules, no
 // build step; the page is built with DOM calls (no HTML from data), under a strict CSP.
-import { call, credential, signIn, signOut } from './api.js';
+import { call, credential, signIn, signOut, stream } from './api.js';
 import { el, formatBytes, formatNumber, formatTime, clear, table } from './dom.js';
 import { startView } from './start.js';
 import { operationView } from './operation.js';
@@ -44,7 +44,10 @@ async function route() {
   }
 }
 
-/** The operations, newest first, a page at a time; refreshed every 2 s while shown. */
+/**
+ * The operations, newest first, a page at a time; live through the page's progress stream, or
+ * read every 2 s when the stream cannot be had.
+ */
 function operationsView(view) {
   const params = new URLSearchParams(location.hash.split('?')[1] || '');
   let page = Number(params.get('page') || 0);
@@ -61,9 +64,8 @@ function operationsView(view) {
   filter.addEventListener('change', () => { page = 0; go(); });
   prev.addEventListener('click', () => { page = Math.max(0, page - 1); go(); });
   next.addEventListener('click', () => { page += 1; go(); });
-  async function load() {
-    const q = '/api/v1/restores?size=20&page=' + page + (filter.value ? '&state=' + filter.value : '');
-    const list = await call('GET', q);
+  const q = '?size=20&page=' + page + (filter.value ? '&state=' + filter.value : '');
+  function render(list) {
     prev.disabled = page === 0;
     next.disabled = !list.hasMore;
     clear(body);
@@ -79,9 +81,17 @@ function operationsView(view) {
         o.eta ? formatTime(o.eta) : '',
         formatTime(o.startedAt || o.createdAt)])));
   }
-  load().catch(e => body.append(el('p', { class: 'error', role: 'alert' }, e.message)));
-  const timer = setInterval(() => load().catch(() => {}), 2000);
-  return () => clearInterval(timer);
+  let timer = null;
+  // data-source says how the page is kept live: 'stream', or 'poll' where no stream could be had.
+  const poll = () => call('GET', '/api/v1/restores' + q).then(list => { body.dataset.source = 'poll'; render(list); });
+  const stop = stream('/api/v1/restores/events' + q, (name, list) => {
+    if (name === 'page') { body.dataset.source = 'stream'; render(list); return; }
+    if (timer === null) {
+      poll().catch(e => { clear(body); body.append(el('p', { class: 'error', role: 'alert' }, e.message)); });
+      timer = setInterval(() => poll().catch(() => {}), 2000);
+    }
+  });
+  return () => { stop(); if (timer !== null) clearInterval(timer); };
 }
 
 document.getElementById('sign-in-form').addEventListener('submit', async event => {

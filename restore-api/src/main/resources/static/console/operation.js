@@ -83,6 +83,7 @@ export function operationView(view, id, admin) {
     stop();
     ended = false;
     stop = follow(id, (name, op) => {
+      if (name === 'closed') return;
       if (name === 'error' || !op) { message.textContent = 'The progress stream was interrupted; reload to follow again.'; return; }
       last = op;
       render(op);

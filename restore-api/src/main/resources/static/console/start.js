@@ -31,6 +31,9 @@ export async function startView(view) {
   const into = el('input', { id: 'into', type: 'email', placeholder: 'restore into this account instead' });
   const items = el('input', { id: 'items', type: 'text', inputmode: 'numeric', placeholder: '1201, 1202' });
   const folders = el('input', { id: 'folders', type: 'text', placeholder: '/Inbox/Projects' });
+  const notify = el('select', { id: 'notify' },
+    [['service', "the service's recipients"], ['owners', "the service's recipients and each account's owner"], ['none', 'nobody']]
+      .map(([v, t]) => el('option', { value: v }, t)));
   const dryRunButton = el('button', { type: 'button', id: 'dry-run', disabled: true }, 'Dry run');
   const startButton = el('button', { type: 'button', id: 'start', disabled: true }, 'Start the restore');
   const plan = el('div', { id: 'plan' });
@@ -46,7 +49,8 @@ export async function startView(view) {
       el('div', {}, el('label', { for: 'into' }, 'Into another account'), into)),
     el('div', { class: 'row' },
       el('div', {}, el('label', { for: 'items' }, 'Only these items (ids, comma-separated)'), items),
-      el('div', {}, el('label', { for: 'folders' }, 'Only these folders (paths, comma-separated)'), folders)),
+      el('div', {}, el('label', { for: 'folders' }, 'Only these folders (paths, comma-separated)'), folders),
+      el('div', {}, el('label', { for: 'notify' }, 'When it ends, tell'), notify)),
     el('div', { class: 'row' }, dryRunButton, startButton), plan);
 
   const source = () => {
@@ -66,6 +70,8 @@ export async function startView(view) {
     const list = input => input.value.split(',').map(x => x.trim()).filter(x => x);
     if (list(items).length) b.items = list(items).map(Number);
     if (list(folders).length) b.folders = list(folders);
+    if (notify.value === 'none') b.notifyService = false;
+    if (notify.value === 'owners') b.notifyOwners = true;
     return b;
   };
   const guard = fn => async () => {

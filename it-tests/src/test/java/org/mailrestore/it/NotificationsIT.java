@@ -145,6 +145,52 @@ class NotificationsIT {
     }
   }
 
+  @Test
+  void withNotifyOwnersEachRestoredAccountIsToldItsMailIsBack() throws Exception {
+    Path backup = RestoreProcesses.generate(dir.resolve("backup"), 2, 40, 8);
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    GreenMail smtp = new GreenMail(new ServerSetup(port, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
+    smtp.start();
+    try {
+      CliProcess cli =
+          CliProcess.start(
+              own.database().server().password(),
+              restore(
+                  backup,
+                  "--notify-email",
+                  "admin@example.org",
+                  "--notify-owners",
+                  "--smtp-host",
+                  "127.0.0.1",
+                  "--smtp-port",
+                  String.valueOf(port)));
+      assertThat(cli.waitFor(120)).as(cli.output()).isZero();
+      assertThat(smtp.waitForIncomingEmail(10_000, 4)).isTrue();
+      List<MimeMessage> owners = new java.util.ArrayList<>();
+      List<MimeMessage> admins = new java.util.ArrayList<>();
+      for (MimeMessage m : smtp.getReceivedMessages()) {
+        (m.getSubject().equals("Your mailbox has been restored") ? owners : admins).add(m);
+      }
+      assertThat(admins).hasSize(1);
+      assertThat(admins.get(0).getAllRecipients()[0].toString()).isEqualTo("admin@example.org");
+      assertThat(owners).as("one mail to each of the three restored accounts").hasSize(3);
+      java.util.Set<String> told = new java.util.HashSet<>();
+      for (MimeMessage m : owners) {
+        String to = m.getAllRecipients()[0].toString();
+        told.add(to);
+        assertThat(GreenMailUtil.getBody(m))
+            .contains("Your mailbox " + to + " has been restored")
+            .containsPattern("[0-9,]+ items were restored");
+      }
+      assertThat(told).hasSize(3).doesNotContain("admin@example.org");
+    } finally {
+      smtp.stop();
+    }
+  }
+
   private static String hmac(String secret, byte[] body) throws Exception {
     Mac mac = Mac.getInstance("HmacSHA256");
     mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));

@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.mailrestore.restore.ConflictPolicy;
+import org.mailrestore.restore.Notice;
 import org.mailrestore.restore.Pace;
 import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.Selection;
@@ -129,6 +130,13 @@ final class RestoreOptions {
     return Pace.of(maxItemsPerSecond, maxMbPerSecond);
   }
 
+  @Option(
+      names = "--notify-owners",
+      description =
+          "When it ends, mail each restored account that its mail is back (through --smtp-host;"
+              + " with restore start, through the service's SMTP server)")
+  boolean notifyOwners;
+
   RestoreRequest request(SourceSpec source) throws IOException {
     Set<String> selected = new LinkedHashSet<>(accounts);
     if (accountsFile != null) {
@@ -163,6 +171,7 @@ final class RestoreOptions {
         null,
         concurrentAccounts,
         clusterSize,
-        null);
+        null,
+        new Notice(true, notifyOwners));
   }
 }

@@ -58,6 +58,13 @@ public final class MailNotifier implements OperationListener {
   }
 
   private void send(String subject, String text, String operationId) {
+    deliver(smtp, to, subject, text, operationId);
+  }
+
+  /**
+   * One mail through {@code smtp}; a failure is logged, never thrown (a listener must not throw).
+   */
+  static void deliver(Smtp smtp, List<String> to, String subject, String text, String operationId) {
     Properties p = new Properties();
     p.put("mail.smtp.host", smtp.host());
     p.put("mail.smtp.port", String.valueOf(smtp.port()));

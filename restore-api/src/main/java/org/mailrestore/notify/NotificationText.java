@@ -28,6 +28,30 @@ final class NotificationText {
     return "mailrestore: operation " + s.id() + ": accounts provisioned, mail follows";
   }
 
+  static String ownerSubject() {
+    return "Your mailbox has been restored";
+  }
+
+  /** For the account's owner: what came back, and that the rest is known to the administrator. */
+  static String ownerBody(OperationReport r, OperationReport.AccountReport a) {
+    StringBuilder b = new StringBuilder();
+    b.append("Your mailbox ").append(a.account()).append(" has been restored from a backup");
+    if (r.operation().request() != null && r.operation().request().asOf() != null) {
+      b.append(" as it was at ").append(r.operation().request().asOf());
+    }
+    b.append(".\n\n");
+    b.append(String.format(Locale.ROOT, "%,d items were restored.%n", a.restored()));
+    if (a.failed() > 0) {
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%,d items could not be restored; your administrator has the list (operation %s).%n",
+              a.failed(),
+              r.operation().id()));
+    }
+    return b.toString();
+  }
+
   static String body(OperationReport r) {
     OperationSummary s = r.operation();
     OperationSummary.Counts c = s.counts();

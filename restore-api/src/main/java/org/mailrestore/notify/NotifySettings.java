@@ -36,28 +36,39 @@ public record NotifySettings(
     emailTo = emailTo == null ? List.of() : List.copyOf(emailTo);
   }
 
-  /** The listeners these settings ask for; {@link OperationListener#NONE} for none. */
+  /**
+   * The listeners these settings ask for, heard as each operation's request asks ({@link
+   * org.mailrestore.restore.Notice}): the configured recipients, and the owners of the restored
+   * accounts through the SMTP server.
+   */
   public OperationListener listener() {
-    List<OperationListener> listeners = new ArrayList<>();
+    List<OperationListener> configured = new ArrayList<>();
     if (webhookUrl != null && !webhookUrl.isBlank()) {
-      listeners.add(
+      configured.add(
           new WebhookNotifier(
               URI.create(webhookUrl), webhookSecret, afterProvisioning, WEBHOOK_BACKOFF));
     }
     if (!emailTo.isEmpty()) {
-      listeners.add(
-          new MailNotifier(
-              new MailNotifier.Smtp(
-                  smtpHost == null || smtpHost.isBlank() ? "localhost" : smtpHost,
-                  smtpPort == null ? 25 : smtpPort,
-                  smtpStartTls,
-                  smtpUser == null || smtpUser.isBlank() ? null : smtpUser,
-                  smtpPassword,
-                  smtpFrom == null || smtpFrom.isBlank() ? defaultFrom() : smtpFrom),
-              emailTo,
-              afterProvisioning));
+      configured.add(new MailNotifier(smtp(), emailTo, afterProvisioning));
     }
-    return listeners.isEmpty() ? OperationListener.NONE : new Notifications(listeners);
+    return new RequestedNotices(
+        configured.isEmpty() ? OperationListener.NONE : new Notifications(configured),
+        new OwnerMail(smtp()));
+  }
+
+  /** Whether an SMTP server is named, so that owners can be mailed. */
+  public boolean mailsOwners() {
+    return smtpHost != null && !smtpHost.isBlank();
+  }
+
+  private MailNotifier.Smtp smtp() {
+    return new MailNotifier.Smtp(
+        smtpHost == null || smtpHost.isBlank() ? "localhost" : smtpHost,
+        smtpPort == null ? 25 : smtpPort,
+        smtpStartTls,
+        smtpUser == null || smtpUser.isBlank() ? null : smtpUser,
+        smtpPassword,
+        smtpFrom == null || smtpFrom.isBlank() ? defaultFrom() : smtpFrom);
   }
 
   private static String defaultFrom() {

@@ -264,6 +264,13 @@ class RestoreApiTest {
   @Nested
   class BadRequests {
     @Test
+    void ownersCannotBeMailedWithoutAnSmtpServer() throws Exception {
+      Map<String, Object> body = new java.util.HashMap<>(local(small));
+      body.put("notifyOwners", true);
+      assertFieldError(post("/api/v1/restores", body), "notifyOwners");
+    }
+
+    @Test
     void fieldsAreCheckedOneByOne() throws Exception {
       assertFieldError(post("/api/v1/restores", Map.of()), "source");
       assertFieldError(
@@ -579,6 +586,50 @@ class RestoreApiTest {
                   .status())
           .isEqualTo(401);
     }
+
+    @Test
+    void aPageOfTheListStreamsWhileItsOperationsRun() throws Exception {
+      Map<String, Object> paced = freshCopy(large);
+      paced.put("maxItemsPerSecond", 2000);
+      String id = post("/api/v1/restores", paced).json().path("id").asString();
+      HttpRequest request =
+          HttpRequest.newBuilder(
+                  URI.create(
+                      "http://localhost:" + port + "/api/v1/restores/events?state=RUNNING&size=50"))
+              .header("Authorization", "Bearer " + VIEWER_TOKEN)
+              .timeout(Duration.ofMinutes(2))
+              .GET()
+              .build();
+      HttpResponse<java.util.stream.Stream<String>> r =
+          http.send(request, HttpResponse.BodyHandlers.ofLines());
+      assertThat(r.statusCode()).isEqualTo(200);
+      java.util.List<Long> restored = new java.util.ArrayList<>();
+      try (var lines = r.body()) {
+        String event = null;
+        for (String line : (Iterable<String>) lines::iterator) {
+          if (line.startsWith("event:")) {
+            event = line.substring(6).strip();
+          } else if (line.startsWith("data:")) {
+            assertThat(event).isEqualTo("page");
+            for (JsonNode op : Json.MAPPER.readTree(line.substring(5)).path("items")) {
+              assertThat(op.path("state").asString()).isEqualTo("RUNNING");
+              if (op.path("id").asString().equals(id)) {
+                restored.add(op.path("counts").path("itemsRestored").asLong());
+              }
+            }
+            if (restored.stream().distinct().count() >= 3) {
+              break; // the page followed the operation as it ran: enough
+            }
+          }
+        }
+      }
+      assertThat(restored).as("the operation's counts on the page, as they grew").isSorted();
+      assertThat(restored.stream().distinct().count()).isGreaterThanOrEqualTo(3);
+      post("/api/v1/restores/" + id + "/cancel", null);
+      assertThat(
+              call("GET", "/api/v1/restores/events?page=-1", VIEWER_TOKEN, null, Map.of()).status())
+          .isEqualTo(400);
+    }
   }
 
   /**
@@ -709,6 +760,17 @@ class RestoreApiTest {
       awaitText("#plan-summary", "2 accounts");
       assertThat(browser.findElement(org.openqa.selenium.By.id("plan")).getText())
           .contains("-restored@");
+      // Telling the owners needs an SMTP server, which this service has not: refused, said why.
+      browser
+          .findElement(org.openqa.selenium.By.cssSelector("#notify option[value='owners']"))
+          .click();
+      browser.findElement(org.openqa.selenium.By.id("start")).click();
+      awaitText("#start-message", "notifyOwners");
+      assertThat(browser.findElement(org.openqa.selenium.By.id("start-message")).getText())
+          .contains("mailrestore.notifications.smtp-host");
+      browser
+          .findElement(org.openqa.selenium.By.cssSelector("#notify option[value='service']"))
+          .click();
       browser.findElement(org.openqa.selenium.By.id("start")).click();
       awaitText("#op-state", "COMPLETED");
       await("#download-csv").click();
@@ -727,8 +789,14 @@ class RestoreApiTest {
       awaitText("#verify-summary", "Verified: no differences");
       await("a[href='#/operations']").click();
       awaitText("#view table", "COMPLETED");
+      assertThat(
+              browser
+                  .findElement(org.openqa.selenium.By.cssSelector("#view .table-wrap"))
+                  .getDomAttribute("data-source"))
+          .as("the list follows its page's stream")
+          .isEqualTo("stream");
       screenshot("operations");
-      noErrorsInThePage();
+      noErrorsInThePage("status of 400"); // the refused notifyOwners
     }
 
     @Test

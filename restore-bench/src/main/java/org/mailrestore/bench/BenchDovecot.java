@@ -134,26 +134,13 @@ final class BenchDovecot implements AutoCloseable {
    * ended (the master reaped them: its children's times).
    */
   double cpuSeconds() throws IOException {
-    double ticks = 100.0; // USER_HZ on Linux
-    long total = stat(pid, true);
+    long total = Processes.cpuTicks(pid, true);
     List<Long> live = new ArrayList<>();
     ProcessHandle.of(pid).ifPresent(p -> p.descendants().forEach(d -> live.add(d.pid())));
     for (long child : live) {
-      total += stat(child, false);
+      total += Processes.cpuTicks(child, false);
     }
-    return total / ticks;
-  }
-
-  private static long stat(long pid, boolean withChildren) {
-    try {
-      String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      // fields 14-17 of proc(5): utime stime cutime cstime (here from index 11)
-      long t = Long.parseLong(f[11]) + Long.parseLong(f[12]);
-      return withChildren ? t + Long.parseLong(f[13]) + Long.parseLong(f[14]) : t;
-    } catch (IOException | RuntimeException e) {
-      return 0; // it ended in between
-    }
+    return total / Processes.TICKS_PER_SECOND;
   }
 
   @Override

@@ -77,6 +77,14 @@ final class ConsoleCommand implements Callable<Integer> {
   Path json;
 
   private final HttpClient http = HttpClient.newHttpClient();
+
+  /**
+   * Where each stream is read, a thread of its own: a stream read on the client's own threads would
+   * hold one of them for its whole life.
+   */
+  private final java.util.concurrent.ExecutorService readers =
+      java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+
   private String url;
   private String token;
 
@@ -127,13 +135,37 @@ final class ConsoleCommand implements Callable<Integer> {
             accounts + " accounts x " + items + " items, a generated backup, each run fresh");
         List<Double> without = new ArrayList<>();
         List<Double> with = new ArrayList<>();
-        restore(backup, 0); // warms the service up, unmeasured
+        List<Double> cpuWithout = new ArrayList<>();
+        List<Double> cpuWith = new ArrayList<>();
+        restore(backup, 0, service.pid()); // warms the service up, unmeasured
         for (int r = 0; r < rounds; r++) {
-          without.add(restore(backup, 0));
-          with.add(restore(backup, streams));
+          Run quiet = restore(backup, 0, service.pid());
+          without.add(quiet.seconds());
+          cpuWithout.add(quiet.serviceCpuSeconds());
+          Run followed = restore(backup, streams, service.pid());
+          with.add(followed.seconds());
+          cpuWith.add(followed.serviceCpuSeconds());
         }
         double a = median(without);
         double b = median(with);
+        List<Double> paired = new ArrayList<>();
+        for (int r = 0; r < rounds; r++) {
+          paired.add((with.get(r) / without.get(r) - 1) * 100);
+        }
+        report.context(
+            "slower by, each pair (a restore with streams against the one just before without)",
+            String.format(Locale.ROOT, "median %.1f %% %s", median(paired), paired));
+        report.context(
+            "service CPU seconds per restore (median of " + rounds + ")",
+            String.format(
+                Locale.ROOT,
+                "no stream %.2f %s; %d streams %.2f %s; more by %.1f %%",
+                median(cpuWithout),
+                cpuWithout,
+                streams,
+                median(cpuWith),
+                cpuWith,
+                (median(cpuWith) / median(cpuWithout) - 1) * 100));
         report.context(
             "restore seconds (median of " + rounds + ")",
             String.format(
@@ -145,6 +177,7 @@ final class ConsoleCommand implements Callable<Integer> {
                 b,
                 with,
                 (b / a - 1) * 100));
+        streamCosts(backup, service.pid(), report);
         long total = (long) accounts * items;
         Report.Row limit = report.add("console", "restore, no stream open", total, 0, a);
         report.add("console", "restore, " + streams + " streams open", total, 0, b, limit);
@@ -166,6 +199,7 @@ final class ConsoleCommand implements Callable<Integer> {
                 "median %.1f ms, slowest %.1f ms of 20",
                 median(pages) * 1000,
                 pages.stream().mapToDouble(Double::doubleValue).max().orElse(0) * 1000));
+        browserRender(dir, report);
         report.print(System.out);
         if (json != null) {
           report.writeJson(json);
@@ -179,8 +213,15 @@ final class ConsoleCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** One restore into accounts of its own, with {@code open} streams following it: seconds. */
-  private double restore(Path backup, int open) throws Exception {
+  /**
+   * One restore: its seconds from start to end as the service records them, and the CPU the
+   * service's process used from the request to the last stream's end.
+   */
+  private record Run(double seconds, double serviceCpuSeconds) {}
+
+  /** One restore into accounts of its own, with {@code open} streams following it. */
+  private Run restore(Path backup, int open, long servicePid) throws Exception {
+    long cpuBefore = Processes.cpuTicks(servicePid, false);
     String body =
         Json.MAPPER.writeValueAsString(
             java.util.Map.of(
@@ -201,13 +242,15 @@ final class ConsoleCommand implements Callable<Integer> {
               .build();
       followers.add(
           http.sendAsync(r, HttpResponse.BodyHandlers.ofLines())
-              .thenAccept(resp ->
-                  resp.body()
-                      .forEach(line -> {
-                        if (line.startsWith("event:")) {
-                          events.incrementAndGet();
-                        }
-                      })));
+              .thenAcceptAsync(
+                  resp ->
+                      resp.body()
+                          .forEach(line -> {
+                            if (line.startsWith("event:")) {
+                              events.incrementAndGet();
+                            }
+                          }),
+                  readers));
     }
     JsonNode ended;
     do {
@@ -222,11 +265,143 @@ final class ConsoleCommand implements Callable<Integer> {
     if (!"COMPLETED".equals(ended.path("state").asString())) {
       throw new IllegalStateException("the restore ended " + ended.path("state").asString());
     }
-    return Duration.between(
-                Instant.parse(ended.path("startedAt").asString()),
-                Instant.parse(ended.path("finishedAt").asString()))
-            .toMillis()
-        / 1000.0;
+    double cpu = (Processes.cpuTicks(servicePid, false) - cpuBefore) / Processes.TICKS_PER_SECOND;
+    return new Run(
+        Duration.between(
+                    Instant.parse(ended.path("startedAt").asString()),
+                    Instant.parse(ended.path("finishedAt").asString()))
+                .toMillis()
+            / 1000.0,
+        cpu);
+  }
+
+  /**
+   * Where a stream's cost goes, in the service's CPU, on an operation paced to run for long:
+   * opening the streams (until each has its first event), following them for ten ticks (less the
+   * same ten seconds with no stream open), and closing them when the operation is cancelled.
+   */
+  private void streamCosts(Path backup, long pid, Report report) throws Exception {
+    String body =
+        Json.MAPPER.writeValueAsString(
+            java.util.Map.of(
+                "source",
+                java.util.Map.of("kind", "backup", "location", backup.toString()),
+                "conflictPolicy",
+                "new-account",
+                "newAccountSuffix",
+                "-p" + System.nanoTime(),
+                "maxItemsPerSecond",
+                200));
+    String id = send("POST", "/api/v1/restores", body).path("id").asString();
+    Thread.sleep(3000); // past its start
+    long quiet0 = Processes.cpuTicks(pid, false);
+    Thread.sleep(10_000);
+    long quiet = Processes.cpuTicks(pid, false) - quiet0;
+    java.util.concurrent.CountDownLatch first = new java.util.concurrent.CountDownLatch(streams);
+    List<CompletableFuture<?>> followers = new ArrayList<>();
+    long open0 = Processes.cpuTicks(pid, false);
+    for (int i = 0; i < streams; i++) {
+      HttpRequest r =
+          HttpRequest.newBuilder(URI.create(url + "/api/v1/restores/" + id + "/events"))
+              .header("Authorization", "Bearer " + token)
+              .build();
+      java.util.concurrent.atomic.AtomicBoolean counted =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      followers.add(
+          http.sendAsync(r, HttpResponse.BodyHandlers.ofLines())
+              .thenAcceptAsync(
+                  resp ->
+                      resp.body()
+                          .forEach(line -> {
+                            if (line.startsWith("event:") && counted.compareAndSet(false, true)) {
+                              first.countDown();
+                            }
+                          }),
+                  readers));
+    }
+    if (!first.await(60, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("not every stream had its first event in 60 s");
+    }
+    long open = Processes.cpuTicks(pid, false) - open0;
+    long follow0 = Processes.cpuTicks(pid, false);
+    Thread.sleep(10_000);
+    long follow = Processes.cpuTicks(pid, false) - follow0;
+    long close0 = Processes.cpuTicks(pid, false);
+    send("POST", "/api/v1/restores/" + id + "/cancel", null);
+    for (CompletableFuture<?> f : followers) {
+      f.get(60, TimeUnit.SECONDS);
+    }
+    long close = Processes.cpuTicks(pid, false) - close0;
+    double perStream = 1000.0 / Processes.TICKS_PER_SECOND / streams;
+    report.context(
+        "service CPU per stream, on a paced operation",
+        String.format(
+            Locale.ROOT,
+            "opening %.2f ms; following, per second %.3f ms (ten seconds: %.2f CPU-s with %d"
+                + " streams, %.2f with none); closing %.2f ms (with the cancel)",
+            open * perStream,
+            Math.max(0, follow - quiet) * perStream / 10,
+            follow / Processes.TICKS_PER_SECOND,
+            streams,
+            quiet / Processes.TICKS_PER_SECOND,
+            close * perStream));
+  }
+
+  /**
+   * The console's operations list as a person sees it: in Debian's chromium (headless, 1280x800),
+   * signed in, each of ten loads of the page timed from its navigation's start to the first page's
+   * 20 rows in the table (read every 10 ms).
+   */
+  private void browserRender(Path dir, Report report) throws Exception {
+    if (!Files.isExecutable(Path.of("/usr/bin/chromium"))
+        || !Files.isExecutable(Path.of("/usr/bin/chromedriver"))) {
+      report.context("operations list in the browser", "not timed: chromium is not installed");
+      return;
+    }
+    var options = new org.openqa.selenium.chrome.ChromeOptions();
+    options.setBinary("/usr/bin/chromium");
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,800",
+        "--user-data-dir=" + dir.resolve("chromium"));
+    var driverService =
+        new org.openqa.selenium.chrome.ChromeDriverService.Builder()
+            .usingDriverExecutable(new java.io.File("/usr/bin/chromedriver"))
+            .build();
+    var browser = new org.openqa.selenium.chrome.ChromeDriver(driverService, options);
+    try {
+      var wait =
+          new org.openqa.selenium.support.ui.WebDriverWait(browser, Duration.ofSeconds(30))
+              .pollingEvery(Duration.ofMillis(10));
+      browser.get(url + "/");
+      wait.until(d -> d.findElement(org.openqa.selenium.By.id("credential")).isDisplayed());
+      browser.findElement(org.openqa.selenium.By.id("credential")).sendKeys(token);
+      browser.findElement(org.openqa.selenium.By.cssSelector("#sign-in-form button")).click();
+      String rendered =
+          "return document.querySelectorAll('.table-wrap tbody tr').length === 20"
+              + " ? performance.now() : null;";
+      wait.until(d -> browser.executeScript(rendered));
+      List<Double> loads = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        browser.navigate().refresh();
+        Object at = wait.until(d -> browser.executeScript(rendered));
+        loads.add(((Number) at).doubleValue() / 1000);
+      }
+      report.context(
+          "operations list in the browser, first page with " + operations + " operations",
+          String.format(
+              Locale.ROOT,
+              "median %.0f ms, slowest %.0f ms of 10 loads, from navigation to 20 rows",
+              median(loads) * 1000,
+              loads.stream().mapToDouble(Double::doubleValue).max().orElse(0) * 1000));
+    } finally {
+      browser.quit();
+    }
   }
 
   /** Copies of an ended operation, as the database holds them, until there are {@code n}. */

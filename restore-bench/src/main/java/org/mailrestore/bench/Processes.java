@@ -45,4 +45,23 @@ final class Processes {
       });
     }
   }
+
+  /**
+   * Clock ticks (USER_HZ, 100 on Linux) of CPU a process of this machine used so far, from {@code
+   * /proc/<pid>/stat}; with {@code withChildren}, also its reaped children's; 0 when it has ended.
+   */
+  static long cpuTicks(long pid, boolean withChildren) {
+    try {
+      String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      // fields 14-17 of proc(5): utime stime cutime cstime (here from index 11)
+      long t = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+      return withChildren ? t + Long.parseLong(f[13]) + Long.parseLong(f[14]) : t;
+    } catch (IOException | RuntimeException e) {
+      return 0; // it ended in between
+    }
+  }
+
+  /** Clock ticks per second in {@link #cpuTicks}. */
+  static final double TICKS_PER_SECOND = 100.0;
 }

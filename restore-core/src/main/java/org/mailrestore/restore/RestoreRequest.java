@@ -20,6 +20,7 @@ import org.mailrestore.source.SourceSpec;
  * @param clusterSize items per cluster (one transaction each); 0 for the default
  * @param targets where to restore to: one target, or several that each take the kinds of item they
  *     carry (decision 0034); empty for the engine's default targets
+ * @param notice who hears of its end; null for {@link Notice#DEFAULT}
  */
 public record RestoreRequest(
     SourceSpec source,
@@ -31,7 +32,8 @@ public record RestoreRequest(
     String newAccountSuffix,
     int concurrentAccounts,
     int clusterSize,
-    List<TargetSpec> targets) {
+    List<TargetSpec> targets,
+    Notice notice) {
 
   public static final int DEFAULT_CLUSTER_SIZE = 1000;
   public static final String DEFAULT_SUFFIX = "-restored";
@@ -49,6 +51,33 @@ public record RestoreRequest(
     }
     var unused = new PointInTime(asOf, undeleteFrom, undeleteTo); // checks the window
     targets = targets == null ? List.of() : List.copyOf(targets);
+    notice = notice == null ? Notice.DEFAULT : notice;
+  }
+
+  /** A request whose end the configured recipients hear of. */
+  public RestoreRequest(
+      SourceSpec source,
+      Selection selection,
+      @Nullable Instant asOf,
+      @Nullable Instant undeleteFrom,
+      @Nullable Instant undeleteTo,
+      ConflictPolicy conflictPolicy,
+      String newAccountSuffix,
+      int concurrentAccounts,
+      int clusterSize,
+      List<TargetSpec> targets) {
+    this(
+        source,
+        selection,
+        asOf,
+        undeleteFrom,
+        undeleteTo,
+        conflictPolicy,
+        newAccountSuffix,
+        concurrentAccounts,
+        clusterSize,
+        targets,
+        Notice.DEFAULT);
   }
 
   /** Which state of each item this request restores. */
@@ -87,7 +116,8 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         clusterSize,
-        targets);
+        targets,
+        notice);
   }
 
   public RestoreRequest withPolicy(ConflictPolicy policy) {
@@ -101,7 +131,8 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         clusterSize,
-        targets);
+        targets,
+        notice);
   }
 
   public RestoreRequest withSelection(Selection value) {
@@ -115,7 +146,8 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         clusterSize,
-        targets);
+        targets,
+        notice);
   }
 
   public RestoreRequest withAsOf(Instant value) {
@@ -129,7 +161,8 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         clusterSize,
-        targets);
+        targets,
+        notice);
   }
 
   public RestoreRequest withUndelete(Instant from, Instant to) {
@@ -143,7 +176,8 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         clusterSize,
-        targets);
+        targets,
+        notice);
   }
 
   public RestoreRequest withClusterSize(int value) {
@@ -157,7 +191,8 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         value,
-        targets);
+        targets,
+        notice);
   }
 
   public RestoreRequest withTargets(List<TargetSpec> value) {
@@ -171,6 +206,22 @@ public record RestoreRequest(
         newAccountSuffix,
         concurrentAccounts,
         clusterSize,
+        value,
+        notice);
+  }
+
+  public RestoreRequest withNotice(Notice value) {
+    return new RestoreRequest(
+        source,
+        selection,
+        asOf,
+        undeleteFrom,
+        undeleteTo,
+        conflictPolicy,
+        newAccountSuffix,
+        concurrentAccounts,
+        clusterSize,
+        targets,
         value);
   }
 

@@ -28,6 +28,10 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  * @param conflictPolicy for accounts that exist: skip, merge (default), replace, new-account
  * @param concurrentAccounts accounts restored at once; 0 or absent: the service's bound
  * @param clusterSize items per transaction; 0 or absent: the default (1000)
+ * @param notifyService false: the service's configured recipients (webhook, mail) are not told of
+ *     this operation's end; absent: they are
+ * @param notifyOwners mail each restored account that its mail is back, through the service's SMTP
+ *     server; absent: no
  */
 public record RestoreRequestBody(
     @NotNull SourceSpec source,
@@ -50,7 +54,9 @@ public record RestoreRequestBody(
     @Positive @Max(Pace.MAX_MB_PER_SECOND) @Nullable Double maxMbPerSecond,
     @Size(max = 255) @Nullable String into,
     @Size(max = 10_000) @Nullable List<@NotNull @Positive Integer> items,
-    @Size(max = 1_000) @Nullable List<@NotNull @Size(min = 1, max = 1024) String> folders) {
+    @Size(max = 1_000) @Nullable List<@NotNull @Size(min = 1, max = 1024) String> folders,
+    @Nullable Boolean notifyService,
+    @Nullable Boolean notifyOwners) {
 
   /** The most accounts or domains one request names (more: restore all, or by domain). */
   public static final int MAX_NAMES = 10_000;
@@ -94,7 +100,9 @@ public record RestoreRequestBody(
         pace.megabytesPerSecond(),
         s.into(),
         List.copyOf(s.items()),
-        List.copyOf(s.folders()));
+        List.copyOf(s.folders()),
+        request.notice().service(),
+        request.notice().owners());
   }
 
   /** How fast the restore may go: no bound where the body gives none. */
@@ -170,7 +178,8 @@ public record RestoreRequestBody(
         newAccountSuffix == null ? RestoreRequest.DEFAULT_SUFFIX : newAccountSuffix,
         concurrentAccounts == null ? 0 : concurrentAccounts,
         clusterSize == null ? 0 : clusterSize,
-        List.of());
+        List.of(),
+        new Notice(!Boolean.FALSE.equals(notifyService), on(notifyOwners)));
   }
 
   private static boolean tooLong(String value, int max) {

@@ -3,6 +3,8 @@ package org.mailrestore.server.api;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 import java.io.IOException;
@@ -11,6 +13,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
+import org.mailrestore.restore.OperationState;
+import org.mailrestore.restore.Page;
 import org.mailrestore.restore.ReadCounter;
 import org.mailrestore.restore.RestorePlan;
 import org.mailrestore.restore.RestoreRequest;
@@ -26,6 +30,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
@@ -105,7 +110,23 @@ public class PlanningController {
               + " changes, at most once a second; an end event when it has ended, then the stream"
               + " closes. A comment every 15 s keeps it open through proxies.")
   public SseEmitter events(@PathVariable String id) throws SQLException {
-    return streams.follow(id, () -> restores.get(id));
+    return streams.operation(id);
+  }
+
+  @GetMapping(path = "/restores/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+  @Operation(
+      summary = "A page of the operations list as Server-Sent Events",
+      description =
+          "A page event (the page, as GET /api/v1/restores with the same parameters) at once and"
+              + " whenever it changes, at most once a second, for as long as the stream stays"
+              + " open (at most an hour: open it again). A comment every 15 s keeps it open"
+              + " through proxies.")
+  public SseEmitter pageEvents(
+      @RequestParam(required = false) OperationState state,
+      @RequestParam(defaultValue = "0") @Min(0) @Max(Page.MAX_PAGE) int page,
+      @RequestParam(defaultValue = "20") @Min(1) @Max(Page.MAX_SIZE) int size)
+      throws SQLException {
+    return streams.page(state, page, size);
   }
 
   /** What reads a source or a target. */

@@ -12,6 +12,7 @@ import java.net.URI;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import org.mailrestore.kind.FieldProblems;
 import org.mailrestore.restore.AccountProgress;
 import org.mailrestore.restore.FailureRecord;
 import org.mailrestore.restore.OperationReport;
@@ -23,6 +24,7 @@ import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.RestoreRequestBody;
 import org.mailrestore.restore.Restores;
 import org.mailrestore.restore.Submission;
+import org.mailrestore.server.ServerSettings;
 import org.mailrestore.server.SourcePolicy;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -44,10 +46,12 @@ public class RestoreController {
 
   private final Restores restores;
   private final SourcePolicy sources;
+  private final boolean mailsOwners;
 
-  RestoreController(Restores restores, SourcePolicy sources) {
+  RestoreController(Restores restores, SourcePolicy sources, ServerSettings settings) {
     this.restores = restores;
     this.sources = sources;
+    this.mailsOwners = settings.notifications() != null && settings.notifications().mailsOwners();
   }
 
   @PostMapping
@@ -66,6 +70,12 @@ public class RestoreController {
           String idempotencyKey)
       throws SQLException {
     RestoreRequest request = body.toRequest();
+    if (request.notice().owners() && !mailsOwners) {
+      throw new FieldProblems.Invalid(
+          "notifyOwners",
+          "the service has no SMTP server to mail the owners through"
+              + " (mailrestore.notifications.smtp-host)");
+    }
     RestoreRequest allowed = request.withSource(sources.check(request.source()));
     Submission submission = restores.submit(allowed, idempotencyKey, body.pace());
     return ResponseEntity.status(submission.created() ? HttpStatus.CREATED : HttpStatus.OK)
