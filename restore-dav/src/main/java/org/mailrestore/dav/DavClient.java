@@ -1,0 +1,194 @@
+package org.mailrestore.dav;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.parsers.ParserConfigurationException;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+import org.xml.sax.SAXException;
+
+/**
+ * The few WebDAV, CardDAV (RFC 6352) and CalDAV (RFC 4791) requests a restore makes, as one user,
+ * over {@link HttpClient}: make a collection, put a resource (created only when absent), get one,
+ * and list a collection's resources with their data.
+ */
+public final class DavClient {
+
+  private static final String DAV = "DAV:";
+  private static final String CARDDAV = "urn:ietf:params:xml:ns:carddav";
+
+  /** What a server answered: its status, its words, and the resource's entity tag. */
+  public record Answer(int status, String body, String etag) {
+
+    public boolean ok() {
+      return status >= 200 && status < 300;
+    }
+  }
+
+  /** A resource of a collection: where it is, its entity tag, its data. */
+  public record Resource(URI href, String etag, String data) {}
+
+  private final HttpClient http;
+  private final String authorization;
+
+  public DavClient(HttpClient http, String user, String password) {
+    this.http = http;
+    this.authorization =
+        "Basic "
+            + Base64.getEncoder()
+                .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Makes a plain collection (a user's principal on Radicale); 405 when one is there. */
+  public Answer makeCollection(URI collection) throws IOException {
+    return send(
+        request(collection).method("MKCOL", HttpRequest.BodyPublishers.noBody()), collection);
+  }
+
+  /** Makes an address book (an extended MKCOL, RFC 5689) named {@code displayName}. */
+  public Answer makeAddressBook(URI collection, String displayName) throws IOException {
+    String body =
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <mkcol xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav">
+          <set><prop>
+            <resourcetype><collection/><C:addressbook/></resourcetype>
+            <displayname>%s</displayname>
+          </prop></set>
+        </mkcol>
+        """
+            .formatted(xmlText(displayName));
+    return send(request(collection).method("MKCOL", xml(body)), collection);
+  }
+
+  /**
+   * Puts a resource. With {@code create}, only when none is there ({@code If-None-Match: *}): a
+   * resource already there answers 412 and is left as it is.
+   */
+  public Answer put(URI resource, String data, String contentType, boolean create)
+      throws IOException {
+    HttpRequest.Builder b =
+        request(resource)
+            .header("Content-Type", contentType)
+            .PUT(HttpRequest.BodyPublishers.ofString(data, StandardCharsets.UTF_8));
+    if (create) {
+      b.header("If-None-Match", "*");
+    }
+    return send(b, resource);
+  }
+
+  /** Gets a resource; 404 when it is not there. */
+  public Answer get(URI resource) throws IOException {
+    return send(request(resource).GET(), resource);
+  }
+
+  /** Every card of an address book, with its data (an {@code addressbook-query}, RFC 6352). */
+  public List<Resource> cards(URI addressBook) throws IOException {
+    String body =
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <C:addressbook-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav">
+          <D:prop><D:getetag/><C:address-data/></D:prop>
+        </C:addressbook-query>
+        """;
+    Answer a =
+        send(request(addressBook).header("Depth", "1").method("REPORT", xml(body)), addressBook);
+    if (a.status() != 207) {
+      throw new IOException(
+          "REPORT " + addressBook + " answered " + a.status() + ": " + brief(a.body()));
+    }
+    return resources(addressBook, a.body(), CARDDAV, "address-data");
+  }
+
+  private static List<Resource> resources(URI base, String multistatus, String ns, String dataName)
+      throws IOException {
+    List<Resource> found = new ArrayList<>();
+    try {
+      DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+      f.setNamespaceAware(true);
+      f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+      f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+      var doc =
+          f.newDocumentBuilder()
+              .parse(new ByteArrayInputStream(multistatus.getBytes(StandardCharsets.UTF_8)));
+      NodeList responses = doc.getElementsByTagNameNS(DAV, "response");
+      for (int i = 0; i < responses.getLength(); i++) {
+        Element r = (Element) responses.item(i);
+        String href = text(r, DAV, "href");
+        String data = text(r, ns, dataName);
+        if (href != null && data != null) {
+          found.add(new Resource(base.resolve(href), text(r, DAV, "getetag"), data));
+        }
+      }
+    } catch (ParserConfigurationException | SAXException e) {
+      throw new IOException("the server's answer is not a multistatus: " + e.getMessage(), e);
+    }
+    return found;
+  }
+
+  private static String text(Element parent, String ns, String name) {
+    NodeList list = parent.getElementsByTagNameNS(ns, name);
+    return list.getLength() == 0 ? null : list.item(0).getTextContent();
+  }
+
+  private HttpRequest.Builder request(URI uri) {
+    return HttpRequest.newBuilder(uri)
+        .timeout(Duration.ofSeconds(60))
+        .header("Authorization", authorization);
+  }
+
+  private static HttpRequest.BodyPublisher xml(String body) {
+    return HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Sends a request; a dropped connection is tried again, twice: a server that closed a kept-alive
+   * connection (Radicale does) must not fail an item. Every request here is safe to repeat: a
+   * repeated create answers 412 or 405, and is read as "there".
+   */
+  private Answer send(HttpRequest.Builder b, URI uri) throws IOException {
+    HttpRequest request = b.build();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        HttpResponse<String> r =
+            http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        return new Answer(r.statusCode(), r.body(), r.headers().firstValue("ETag").orElse(null));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while talking to " + uri, e);
+      } catch (IOException e) {
+        if (attempt == 3) {
+          throw new IOException(
+              request.method() + " " + uri + " failed " + attempt + " times: " + e.getMessage(), e);
+        }
+        try {
+          Thread.sleep(100L * attempt);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted while talking to " + uri, ie);
+        }
+      }
+    }
+  }
+
+  private static String xmlText(String s) {
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  }
+
+  /** A server's words, short enough for a report. */
+  static String brief(String body) {
+    String s = body == null ? "" : body.strip().replaceAll("\\s+", " ");
+    return s.length() > 300 ? s.substring(0, 300) + "..." : s;
+  }
+}
