@@ -27,6 +27,7 @@ public final class DavClient {
 
   private static final String DAV = "DAV:";
   private static final String CARDDAV = "urn:ietf:params:xml:ns:carddav";
+  private static final String CALDAV = "urn:ietf:params:xml:ns:caldav";
 
   /** What a server answered: its status, its words, and the resource's entity tag. */
   public record Answer(int status, String body, String etag) {
@@ -73,6 +74,31 @@ public final class DavClient {
   }
 
   /**
+   * Makes a calendar (MKCALENDAR, RFC 4791) for events or to-dos ({@code component} {@code VEVENT}
+   * or {@code VTODO}), named {@code displayName}, in {@code color} ({@code #rrggbb}, or null).
+   */
+  public Answer makeCalendar(URI collection, String displayName, String component, String color)
+      throws IOException {
+    String body =
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <C:mkcalendar xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"
+            xmlns:A="http://apple.com/ns/ical/">
+          <D:set><D:prop>
+            <D:displayname>%s</D:displayname>
+            <C:supported-calendar-component-set><C:comp name="%s"/></C:supported-calendar-component-set>
+            %s
+          </D:prop></D:set>
+        </C:mkcalendar>
+        """
+            .formatted(
+                xmlText(displayName),
+                xmlText(component),
+                color == null ? "" : "<A:calendar-color>" + xmlText(color) + "</A:calendar-color>");
+    return send(request(collection).method("MKCALENDAR", xml(body)), collection);
+  }
+
+  /**
    * Puts a resource. With {@code create}, only when none is there ({@code If-None-Match: *}): a
    * resource already there answers 412 and is left as it is.
    */
@@ -109,6 +135,24 @@ public final class DavClient {
           "REPORT " + addressBook + " answered " + a.status() + ": " + brief(a.body()));
     }
     return resources(addressBook, a.body(), CARDDAV, "address-data");
+  }
+
+  /** Every calendar object of a calendar, with its data (a {@code calendar-query}, RFC 4791). */
+  public List<Resource> calendarObjects(URI calendar) throws IOException {
+    String body =
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
+          <D:prop><D:getetag/><C:calendar-data/></D:prop>
+          <C:filter><C:comp-filter name="VCALENDAR"/></C:filter>
+        </C:calendar-query>
+        """;
+    Answer a = send(request(calendar).header("Depth", "1").method("REPORT", xml(body)), calendar);
+    if (a.status() != 207) {
+      throw new IOException(
+          "REPORT " + calendar + " answered " + a.status() + ": " + brief(a.body()));
+    }
+    return resources(calendar, a.body(), CALDAV, "calendar-data");
   }
 
   private static List<Resource> resources(URI base, String multistatus, String ns, String dataName)

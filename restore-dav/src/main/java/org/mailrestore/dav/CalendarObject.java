@@ -1,0 +1,187 @@
+package org.mailrestore.dav;
+
+import biweekly.Biweekly;
+import biweekly.ICalendar;
+import biweekly.component.ICalComponent;
+import biweekly.component.VEvent;
+import biweekly.component.VTodo;
+import biweekly.io.ParseWarning;
+import biweekly.property.Uid;
+import jakarta.mail.BodyPart;
+import jakarta.mail.MessagingException;
+import jakarta.mail.Multipart;
+import jakarta.mail.Part;
+import jakarta.mail.Session;
+import jakarta.mail.internet.MimeMessage;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import org.mailrestore.mail.ItemType;
+
+/**
+ * An appointment or a task as a CalDAV calendar object resource (RFC 4791 4.1): the iCalendar of
+ * its content's {@code text/calendar} part (what Zimbra keeps with an invite), reduced to what a
+ * calendar server stores: no {@code METHOD}; the item's events (the master and its exceptions, by
+ * {@code RECURRENCE-ID}) or to-dos, one UID for all of them, and the time zones they name.
+ * Recurrences are kept as rules, never expanded, so a rule of a million instances stays one line.
+ */
+public final class CalendarObject {
+
+  /** What cannot be made a calendar object, with why: the item fails with it. */
+  public static final class Refused extends Exception {
+    private static final long serialVersionUID = 1;
+
+    Refused(String reason) {
+      super(reason);
+    }
+  }
+
+  /** The most bytes of iCalendar read from one item. */
+  public static final int MAX_CALENDAR_BYTES = 10 * 1024 * 1024;
+
+  private CalendarObject() {}
+
+  /**
+   * The text of the first {@code text/calendar} part of a MIME message (an appointment's or task's
+   * content), or of a bare iCalendar.
+   *
+   * @throws Refused when it holds none, or one larger than {@link #MAX_CALENDAR_BYTES}
+   */
+  public static String calendarText(byte[] content) throws Refused {
+    if (startsWith(content, "BEGIN:VCALENDAR")) {
+      if (content.length > MAX_CALENDAR_BYTES) {
+        throw new Refused("its iCalendar is larger than " + MAX_CALENDAR_BYTES + " bytes");
+      }
+      return new String(content, StandardCharsets.UTF_8);
+    }
+    try {
+      MimeMessage message =
+          new MimeMessage(Session.getInstance(new Properties()), new ByteArrayInputStream(content));
+      Part part = calendarPart(message, 0);
+      if (part == null) {
+        throw new Refused("its content has no text/calendar part");
+      }
+      Charset charset = charset(part.getContentType());
+      try (InputStream in = part.getInputStream()) {
+        byte[] bytes = in.readNBytes(MAX_CALENDAR_BYTES + 1);
+        if (bytes.length > MAX_CALENDAR_BYTES) {
+          throw new Refused("its iCalendar is larger than " + MAX_CALENDAR_BYTES + " bytes");
+        }
+        return new String(bytes, charset);
+      }
+    } catch (MessagingException | IOException e) {
+      throw new Refused("its content cannot be read as MIME: " + e.getMessage());
+    }
+  }
+
+  /**
+   * The calendar object resource of an item of {@code type} (an appointment: its events; a task:
+   * its to-dos) from its iCalendar text.
+   *
+   * @param uid the UID to give components that have none (stable for the item)
+   * @throws Refused when the text is not iCalendar, holds nothing of the type, or mixes UIDs
+   */
+  public static ICalendar resource(String text, ItemType type, String uid) throws Refused {
+    List<List<ParseWarning>> warnings = new ArrayList<>();
+    ICalendar parsed = Biweekly.parse(text).warnings(warnings).first();
+    if (parsed == null) {
+      throw new Refused("its iCalendar cannot be read (no VCALENDAR)");
+    }
+    List<? extends ICalComponent> items =
+        type == ItemType.TASK ? parsed.getTodos() : parsed.getEvents();
+    if (items.isEmpty()) {
+      throw new Refused("its iCalendar holds no " + (type == ItemType.TASK ? "VTODO" : "VEVENT"));
+    }
+    Set<String> uids = new LinkedHashSet<>();
+    for (ICalComponent c : items) {
+      Uid u = c.getProperty(Uid.class);
+      if (u == null || u.getValue() == null || u.getValue().isBlank()) {
+        c.setProperty(Uid.class, new Uid(uid));
+      }
+      uids.add(c.getProperty(Uid.class).getValue());
+    }
+    if (uids.size() > 1) {
+      throw new Refused("its iCalendar holds components of several UIDs: " + uids);
+    }
+    ICalendar resource = new ICalendar();
+    resource.setProductId(parsed.getProductId());
+    resource.setTimezoneInfo(parsed.getTimezoneInfo());
+    for (ICalComponent c : items) {
+      if (c instanceof VEvent e) {
+        resource.addEvent(e);
+      } else if (c instanceof VTodo t) {
+        resource.addTodo(t);
+      }
+    }
+    return resource;
+  }
+
+  /** The UID of a resource's components. */
+  public static String uid(ICalendar resource) {
+    List<? extends ICalComponent> items =
+        resource.getEvents().isEmpty() ? resource.getTodos() : resource.getEvents();
+    return items.isEmpty() ? null : items.get(0).getProperty(Uid.class).getValue();
+  }
+
+  /** The resource as iCalendar 2.0 text, with the time zones its components name. */
+  public static String write(ICalendar resource) {
+    return Biweekly.write(resource).go();
+  }
+
+  /** The calendars of a text (a .ics file, a server's answer). */
+  public static List<ICalendar> read(String text) {
+    return Biweekly.parse(text).all();
+  }
+
+  private static Part calendarPart(Part part, int depth) throws MessagingException, IOException {
+    if (depth > 20) {
+      return null; // deeper than any mail client nests; not worth following
+    }
+    if (part.isMimeType("text/calendar")) {
+      return part;
+    }
+    if (part.isMimeType("multipart/*") && part.getContent() instanceof Multipart multipart) {
+      for (int i = 0; i < multipart.getCount(); i++) {
+        BodyPart child = multipart.getBodyPart(i);
+        Part found = calendarPart(child, depth + 1);
+        if (found != null) {
+          return found;
+        }
+      }
+    }
+    return null;
+  }
+
+  private static Charset charset(String contentType) {
+    try {
+      String name = new jakarta.mail.internet.ContentType(contentType).getParameter("charset");
+      return name == null ? StandardCharsets.UTF_8 : Charset.forName(name.strip());
+    } catch (MessagingException | IllegalArgumentException e) {
+      return StandardCharsets.UTF_8; // iCalendar's own default (RFC 5545 3.1.4)
+    }
+  }
+
+  private static boolean startsWith(byte[] content, String prefix) {
+    byte[] p = prefix.getBytes(StandardCharsets.US_ASCII);
+    int start = 0;
+    while (start < content.length && Character.isWhitespace(content[start])) {
+      start++;
+    }
+    if (content.length - start < p.length) {
+      return false;
+    }
+    for (int i = 0; i < p.length; i++) {
+      if (Character.toUpperCase(content[start + i]) != p[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
