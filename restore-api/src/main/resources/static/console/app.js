@@ -35,7 +35,7 @@ async function route() {
     if (hash.startsWith('#/operations/')) {
       state.stop = operationView(view, decodeURIComponent(hash.slice('#/operations/'.length)), admin);
     } else if (hash === '#/start' && admin) {
-      await startView(view);
+      await startView(view, state.me);
     } else {
       state.stop = operationsView(view);
     }

@@ -3,7 +3,7 @@
 import { call } from './api.js';
 import { clear, el, formatBytes, formatNumber, formatTime, table } from './dom.js';
 
-export async function startView(view) {
+export async function startView(view, me) {
   const kinds = await call('GET', '/api/v1/kinds/sources');
   const kind = el('select', { id: 'source-kind' }, kinds.map(k => el('option', { value: k.name }, k.name)));
   const place = el('input', { id: 'source-location', type: 'text', size: '60', required: true });
@@ -31,9 +31,14 @@ export async function startView(view) {
   const into = el('input', { id: 'into', type: 'email', placeholder: 'restore into this account instead' });
   const items = el('input', { id: 'items', type: 'text', inputmode: 'numeric', placeholder: '1201, 1202' });
   const folders = el('input', { id: 'folders', type: 'text', placeholder: '/Inbox/Projects' });
+  // Mailing the owners needs the service's SMTP server: offered only where there is one.
+  const ownersText = me && me.canNotifyOwners
+    ? "the service's recipients and each account's owner"
+    : "each account's owner (the service has no SMTP server)";
   const notify = el('select', { id: 'notify' },
-    [['service', "the service's recipients"], ['owners', "the service's recipients and each account's owner"], ['none', 'nobody']]
-      .map(([v, t]) => el('option', { value: v }, t)));
+    el('option', { value: 'service' }, "the service's recipients"),
+    el('option', { value: 'owners', disabled: !(me && me.canNotifyOwners) }, ownersText),
+    el('option', { value: 'none' }, 'nobody'));
   const dryRunButton = el('button', { type: 'button', id: 'dry-run', disabled: true }, 'Dry run');
   const startButton = el('button', { type: 'button', id: 'start', disabled: true }, 'Start the restore');
   const plan = el('div', { id: 'plan' });

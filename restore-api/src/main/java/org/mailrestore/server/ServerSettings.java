@@ -51,6 +51,11 @@ public record ServerSettings(
     limits = limits == null ? new LimitsSettings(null) : limits;
   }
 
+  /** Whether a request may ask for the restored accounts' owners to be mailed (an SMTP server). */
+  public boolean mailsOwners() {
+    return notifications != null && notifications.mailsOwners();
+  }
+
   /**
    * What a restore reads at most.
    *

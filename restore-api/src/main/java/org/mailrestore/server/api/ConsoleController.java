@@ -4,6 +4,7 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.List;
 import org.mailrestore.kind.KindOption;
+import org.mailrestore.server.ServerSettings;
 import org.mailrestore.source.SourceKind;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.GrantedAuthority;
@@ -21,8 +22,17 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "session", description = "Who is signed in; what can be restored from")
 public class ConsoleController {
 
-  /** The caller: a token's or a user's name, and its role ({@code ADMIN} or {@code VIEWER}). */
-  public record Me(String name, String role) {}
+  /**
+   * The caller: a token's or a user's name, its role ({@code ADMIN} or {@code VIEWER}), and whether
+   * the service can mail the restored accounts' owners (a request's {@code notifyOwners}).
+   */
+  public record Me(String name, String role, boolean canNotifyOwners) {}
+
+  private final boolean mailsOwners;
+
+  ConsoleController(ServerSettings settings) {
+    this.mailsOwners = settings.mailsOwners();
+  }
 
   /** An option of a source kind, as a form shows it. */
   public record Option(
@@ -49,7 +59,7 @@ public class ConsoleController {
                 .anyMatch("ROLE_ADMIN"::equals)
             ? "ADMIN"
             : "VIEWER";
-    return new Me(authentication.getName(), role);
+    return new Me(authentication.getName(), role, mailsOwners);
   }
 
   @GetMapping("/kinds/sources")

@@ -19,7 +19,7 @@ import org.mailrestore.restore.Page;
 import org.mailrestore.restore.Restores;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter.DataWithMediaType;
@@ -34,7 +34,7 @@ import tools.jackson.databind.json.JsonMapper;
  * ended; a comment every 15 s keeps proxies from closing an idle stream.
  */
 @Component
-class ProgressStreams implements DisposableBean {
+class ProgressStreams implements SmartLifecycle {
 
   private static final Logger log = LoggerFactory.getLogger(ProgressStreams.class);
   private static final long STREAM_MILLIS = TimeUnit.HOURS.toMillis(1);
@@ -212,9 +212,32 @@ class ProgressStreams implements DisposableBean {
     }
   }
 
+  private volatile boolean running;
+
   @Override
-  public void destroy() {
+  public void start() {
+    running = true;
+  }
+
+  /**
+   * Ends every stream, before the web server's graceful shutdown (a later phase stops first), which
+   * would otherwise wait its whole timeout for streams that end only when their client leaves.
+   */
+  @Override
+  public void stop() {
+    running = false;
     ticks.shutdownNow();
     followed.values().forEach(f -> f.emitters().forEach(SseEmitter::complete));
+    followed.clear();
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running;
+  }
+
+  @Override
+  public int getPhase() {
+    return SmartLifecycle.DEFAULT_PHASE;
   }
 }

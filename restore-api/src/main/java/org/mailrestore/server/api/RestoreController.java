@@ -51,7 +51,7 @@ public class RestoreController {
   RestoreController(Restores restores, SourcePolicy sources, ServerSettings settings) {
     this.restores = restores;
     this.sources = sources;
-    this.mailsOwners = settings.notifications() != null && settings.notifications().mailsOwners();
+    this.mailsOwners = settings.mailsOwners();
   }
 
   @PostMapping
