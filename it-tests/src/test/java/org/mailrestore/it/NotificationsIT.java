@@ -110,12 +110,8 @@ class NotificationsIT {
   void aMailWithTheReportsSummaryGoesThroughTheSmtpServer() throws Exception {
     Path backup = RestoreProcesses.generate(dir.resolve("backup"), 2, 80, 7);
     String digest = RestoreProcesses.deleteALiveMessagesBlob(backup);
-    int port;
-    try (ServerSocket free = new ServerSocket(0)) {
-      port = free.getLocalPort();
-    }
-    GreenMail smtp = new GreenMail(new ServerSetup(port, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
-    smtp.start();
+    GreenMail smtp = smtpServer();
+    int port = smtp.getSmtp().getPort();
     try {
       CliProcess cli =
           CliProcess.start(
@@ -148,12 +144,8 @@ class NotificationsIT {
   @Test
   void withNotifyOwnersEachRestoredAccountIsToldItsMailIsBack() throws Exception {
     Path backup = RestoreProcesses.generate(dir.resolve("backup"), 2, 40, 8);
-    int port;
-    try (ServerSocket free = new ServerSocket(0)) {
-      port = free.getLocalPort();
-    }
-    GreenMail smtp = new GreenMail(new ServerSetup(port, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
-    smtp.start();
+    GreenMail smtp = smtpServer();
+    int port = smtp.getSmtp().getPort();
     try {
       CliProcess cli =
           CliProcess.start(
@@ -189,6 +181,17 @@ class NotificationsIT {
     } finally {
       smtp.stop();
     }
+  }
+
+  /** A real SMTP server (GreenMail) on a free loopback port, started. */
+  private static GreenMail smtpServer() throws java.io.IOException {
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    GreenMail smtp = new GreenMail(new ServerSetup(port, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
+    smtp.start();
+    return smtp;
   }
 
   private static String hmac(String secret, byte[] body) throws Exception {

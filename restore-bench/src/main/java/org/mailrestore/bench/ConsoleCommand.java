@@ -234,24 +234,7 @@ final class ConsoleCommand implements Callable<Integer> {
     JsonNode op = send("POST", "/api/v1/restores", body);
     String id = op.path("id").asString();
     AtomicLong events = new AtomicLong();
-    List<CompletableFuture<?>> followers = new ArrayList<>();
-    for (int i = 0; i < open; i++) {
-      HttpRequest r =
-          HttpRequest.newBuilder(URI.create(url + "/api/v1/restores/" + id + "/events"))
-              .header("Authorization", "Bearer " + token)
-              .build();
-      followers.add(
-          http.sendAsync(r, HttpResponse.BodyHandlers.ofLines())
-              .thenAcceptAsync(
-                  resp ->
-                      resp.body()
-                          .forEach(line -> {
-                            if (line.startsWith("event:")) {
-                              events.incrementAndGet();
-                            }
-                          }),
-                  readers));
-    }
+    List<CompletableFuture<?>> followers = follow(id, open, () -> line -> events.incrementAndGet());
     JsonNode ended;
     do {
       ended = get("/api/v1/restores/" + id + "/await?timeout=PT30S");
@@ -291,34 +274,28 @@ final class ConsoleCommand implements Callable<Integer> {
                 "newAccountSuffix",
                 "-p" + System.nanoTime(),
                 "maxItemsPerSecond",
-                200));
+                // 200 a second, or fewer for a small backup: it must outlast the 23 s measured
+                Math.max(1, Math.min(200, (long) accounts * items / 120))));
     String id = send("POST", "/api/v1/restores", body).path("id").asString();
     Thread.sleep(3000); // past its start
     long quiet0 = Processes.cpuTicks(pid, false);
     Thread.sleep(10_000);
     long quiet = Processes.cpuTicks(pid, false) - quiet0;
     java.util.concurrent.CountDownLatch first = new java.util.concurrent.CountDownLatch(streams);
-    List<CompletableFuture<?>> followers = new ArrayList<>();
     long open0 = Processes.cpuTicks(pid, false);
-    for (int i = 0; i < streams; i++) {
-      HttpRequest r =
-          HttpRequest.newBuilder(URI.create(url + "/api/v1/restores/" + id + "/events"))
-              .header("Authorization", "Bearer " + token)
-              .build();
-      java.util.concurrent.atomic.AtomicBoolean counted =
-          new java.util.concurrent.atomic.AtomicBoolean();
-      followers.add(
-          http.sendAsync(r, HttpResponse.BodyHandlers.ofLines())
-              .thenAcceptAsync(
-                  resp ->
-                      resp.body()
-                          .forEach(line -> {
-                            if (line.startsWith("event:") && counted.compareAndSet(false, true)) {
-                              first.countDown();
-                            }
-                          }),
-                  readers));
-    }
+    List<CompletableFuture<?>> followers =
+        follow(
+            id,
+            streams,
+            () -> {
+              java.util.concurrent.atomic.AtomicBoolean counted =
+                  new java.util.concurrent.atomic.AtomicBoolean();
+              return line -> {
+                if (counted.compareAndSet(false, true)) {
+                  first.countDown(); // its first event
+                }
+              };
+            });
     if (!first.await(60, TimeUnit.SECONDS)) {
       throw new IllegalStateException("not every stream had its first event in 60 s");
     }
@@ -402,6 +379,34 @@ final class ConsoleCommand implements Callable<Integer> {
     } finally {
       browser.quit();
     }
+  }
+
+  /**
+   * Opens {@code n} progress streams of an operation, each read on a thread of its own until it
+   * ends; each stream's event lines ({@code event:...}) go to a listener of its own.
+   */
+  private List<CompletableFuture<?>> follow(
+      String id, int n, java.util.function.Supplier<java.util.function.Consumer<String>> listener) {
+    List<CompletableFuture<?>> followers = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      HttpRequest r =
+          HttpRequest.newBuilder(URI.create(url + "/api/v1/restores/" + id + "/events"))
+              .header("Authorization", "Bearer " + token)
+              .build();
+      java.util.function.Consumer<String> events = listener.get();
+      followers.add(
+          http.sendAsync(r, HttpResponse.BodyHandlers.ofLines())
+              .thenAcceptAsync(
+                  resp ->
+                      resp.body()
+                          .forEach(line -> {
+                            if (line.startsWith("event:")) {
+                              events.accept(line);
+                            }
+                          }),
+                  readers));
+    }
+    return followers;
   }
 
   /** Copies of an ended operation, as the database holds them, until there are {@code n}. */

@@ -32,9 +32,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * A Zimbra contact as a vCard 4.0 (RFC 6350) and back, by the table in docs/dav-mapping.md: names,
@@ -46,46 +44,6 @@ import java.util.regex.Pattern;
  * fields.
  */
 public final class ContactCard {
-
-  /** The extended property that carries a field no vCard property holds. */
-  static final String OTHER_FIELD = "X-MAILRESTORE-OTHER";
-
-  /** Zimbra's telephone fields and their vCard types. */
-  private static final Map<String, List<TelephoneType>> PHONES = new LinkedHashMap<>();
-
-  /** Zimbra's address field prefixes and their vCard types (none for "other"). */
-  private static final Map<String, AddressType> ADDRESSES = new LinkedHashMap<>();
-
-  /** Zimbra's URL fields and their vCard types. */
-  private static final Map<String, String> URLS = new LinkedHashMap<>();
-
-  static {
-    PHONES.put("homePhone", List.of(TelephoneType.HOME, TelephoneType.VOICE));
-    PHONES.put("homePhone2", List.of(TelephoneType.HOME, TelephoneType.VOICE));
-    PHONES.put("workPhone", List.of(TelephoneType.WORK, TelephoneType.VOICE));
-    PHONES.put("workPhone2", List.of(TelephoneType.WORK, TelephoneType.VOICE));
-    PHONES.put("mobilePhone", List.of(TelephoneType.CELL));
-    PHONES.put("pager", List.of(TelephoneType.PAGER));
-    PHONES.put("homeFax", List.of(TelephoneType.HOME, TelephoneType.FAX));
-    PHONES.put("workFax", List.of(TelephoneType.WORK, TelephoneType.FAX));
-    PHONES.put("carPhone", List.of(TelephoneType.CAR));
-    PHONES.put("otherPhone", List.of(TelephoneType.VOICE));
-    PHONES.put("otherFax", List.of(TelephoneType.FAX));
-    PHONES.put("companyPhone", List.of(TelephoneType.WORK, TelephoneType.get("x-company")));
-    PHONES.put("assistantPhone", List.of(TelephoneType.get("x-assistant")));
-    PHONES.put("callbackPhone", List.of(TelephoneType.get("x-callback")));
-    ADDRESSES.put("home", AddressType.HOME);
-    ADDRESSES.put("work", AddressType.WORK);
-    ADDRESSES.put("other", null);
-    URLS.put("homeURL", "home");
-    URLS.put("workURL", "work");
-    URLS.put("otherURL", null);
-  }
-
-  private static final Pattern EMAIL = Pattern.compile("email([2-9]|[1-9][0-9])?");
-  private static final Pattern WORK_EMAIL = Pattern.compile("workEmail[1-9][0-9]?");
-  private static final Pattern IM = Pattern.compile("imAddress[1-9][0-9]?");
-  private static final Pattern DATE = Pattern.compile("(\\d{4}|-)-\\d{2}-\\d{2}");
 
   private ContactCard() {}
 
@@ -113,7 +71,7 @@ public final class ContactCard {
     } else {
       // FN is required in vCard 4.0; Zimbra's own fallback order.
       card.setFormattedName(new FormattedName(formattedName(n, fields)));
-      card.getFormattedName().addParameter("X-MAILRESTORE-DERIVED", "true");
+      card.getFormattedName().addParameter(ContactFields.DERIVED, "true");
     }
     if ("group".equals(rest.get("type"))) {
       rest.remove("type");
@@ -154,34 +112,34 @@ public final class ContactCard {
     }
     for (String key : List.copyOf(rest.keySet())) {
       String value = rest.get(key);
-      if (EMAIL.matcher(key).matches()) {
+      if (ContactFields.EMAIL.matcher(key).matches()) {
         Email e = card.addEmail(value);
-        e.getParameters().put(FIELD_PARAMETER, key);
+        e.getParameters().put(ContactFields.FIELD_PARAMETER, key);
         if (key.equals("email")) {
           e.setPref(1);
         }
         rest.remove(key);
-      } else if (WORK_EMAIL.matcher(key).matches()) {
+      } else if (ContactFields.WORK_EMAIL.matcher(key).matches()) {
         Email e = card.addEmail(value, EmailType.WORK);
-        e.getParameters().put(FIELD_PARAMETER, key);
+        e.getParameters().put(ContactFields.FIELD_PARAMETER, key);
         rest.remove(key);
-      } else if (IM.matcher(key).matches()) {
+      } else if (ContactFields.IM.matcher(key).matches()) {
         Impp impp = new Impp(value.contains(":") ? value : "x-im:" + value);
-        impp.getParameters().put(FIELD_PARAMETER, key);
+        impp.getParameters().put(ContactFields.FIELD_PARAMETER, key);
         card.addImpp(impp);
         rest.remove(key);
       }
     }
-    for (Map.Entry<String, List<TelephoneType>> p : PHONES.entrySet()) {
+    for (Map.Entry<String, List<TelephoneType>> p : ContactFields.PHONES.entrySet()) {
       String value = rest.remove(p.getKey());
       if (value != null) {
         Telephone tel = new Telephone(value);
         p.getValue().forEach(t -> tel.getTypes().add(t));
-        tel.getParameters().put(FIELD_PARAMETER, p.getKey());
+        tel.getParameters().put(ContactFields.FIELD_PARAMETER, p.getKey());
         card.addTelephoneNumber(tel);
       }
     }
-    for (Map.Entry<String, AddressType> a : ADDRESSES.entrySet()) {
+    for (Map.Entry<String, AddressType> a : ContactFields.ADDRESSES.entrySet()) {
       String prefix = a.getKey();
       String street = rest.remove(prefix + "Street");
       String city = rest.remove(prefix + "City");
@@ -198,23 +156,23 @@ public final class ContactCard {
         if (a.getValue() != null) {
           adr.getTypes().add(a.getValue());
         }
-        adr.getParameters().put(FIELD_PARAMETER, prefix);
+        adr.getParameters().put(ContactFields.FIELD_PARAMETER, prefix);
         card.addAddress(adr);
       }
     }
-    for (Map.Entry<String, String> u : URLS.entrySet()) {
+    for (Map.Entry<String, String> u : ContactFields.URLS.entrySet()) {
       String value = rest.remove(u.getKey());
       if (value != null) {
         Url url = new Url(value);
         if (u.getValue() != null) {
           url.setType(u.getValue());
         }
-        url.getParameters().put(FIELD_PARAMETER, u.getKey());
+        url.getParameters().put(ContactFields.FIELD_PARAMETER, u.getKey());
         card.addUrl(url);
       }
     }
     String birthday = rest.get("birthday");
-    if (birthday != null && DATE.matcher(birthday).matches()) {
+    if (birthday != null && ContactFields.DATE.matcher(birthday).matches()) {
       card.setBirthday(
           birthday.startsWith("-")
               ? new Birthday(date(birthday))
@@ -222,7 +180,7 @@ public final class ContactCard {
       rest.remove("birthday");
     }
     String anniversary = rest.get("anniversary");
-    if (anniversary != null && DATE.matcher(anniversary).matches()) {
+    if (anniversary != null && ContactFields.DATE.matcher(anniversary).matches()) {
       card.setAnniversary(
           anniversary.startsWith("-")
               ? new Anniversary(date(anniversary))
@@ -234,123 +192,10 @@ public final class ContactCard {
       card.addNote(new Note(notes));
     }
     for (Map.Entry<String, String> other : rest.entrySet()) {
-      RawProperty p = card.addExtendedProperty(OTHER_FIELD, other.getValue());
-      p.getParameters().put(FIELD_PARAMETER, other.getKey());
+      RawProperty p = card.addExtendedProperty(ContactFields.OTHER_FIELD, other.getValue());
+      p.getParameters().put(ContactFields.FIELD_PARAMETER, other.getKey());
     }
     return card;
-  }
-
-  /** The Zimbra fields a card holds: the inverse of {@link #toCard}. */
-  public static Map<String, String> fields(VCard card) {
-    Map<String, String> fields = new LinkedHashMap<>();
-    if (card.getKind() != null && card.getKind().isGroup()) {
-      fields.put("type", "group");
-      List<String> members = new ArrayList<>();
-      for (Member m : card.getMembers()) {
-        String uri = m.getUri();
-        if (uri != null) {
-          members.add(uri.startsWith("mailto:") ? uri.substring("mailto:".length()) : uri);
-        }
-      }
-      if (!members.isEmpty()) {
-        fields.put("dlist", String.join(", ", members));
-      }
-    }
-    StructuredName n = card.getStructuredName();
-    if (n != null) {
-      putIfPresent(fields, "lastName", n.getFamily());
-      putIfPresent(fields, "firstName", n.getGiven());
-      putIfPresent(fields, "middleName", first(n.getAdditionalNames()));
-      putIfPresent(fields, "namePrefix", first(n.getPrefixes()));
-      putIfPresent(fields, "nameSuffix", first(n.getSuffixes()));
-    }
-    FormattedName fn = card.getFormattedName();
-    if (fn != null && fn.getParameter("X-MAILRESTORE-DERIVED") == null) {
-      putIfPresent(fields, "fullName", fn.getValue());
-    }
-    if (card.getNickname() != null) {
-      putIfPresent(fields, "nickname", first(card.getNickname().getValues()));
-    }
-    Organization org = card.getOrganization();
-    if (org != null && !org.getValues().isEmpty()) {
-      putIfPresent(fields, "company", blankToNull(org.getValues().get(0)));
-      if (org.getValues().size() > 1) {
-        putIfPresent(fields, "department", org.getValues().get(1));
-      }
-    }
-    if (!card.getTitles().isEmpty()) {
-      putIfPresent(fields, "jobTitle", card.getTitles().get(0).getValue());
-    }
-    int email = 0;
-    for (Email e : card.getEmails()) {
-      String field = e.getParameter(FIELD_PARAMETER);
-      if (field == null) {
-        field =
-            e.getTypes().contains(EmailType.WORK) ? "workEmail" + (email + 1) : emailField(email);
-        email++;
-      }
-      putIfPresent(fields, field, e.getValue());
-    }
-    for (Impp i : card.getImpps()) {
-      String field = i.getParameter(FIELD_PARAMETER);
-      String value = i.getUri() == null ? null : i.getUri().toString();
-      if (value != null && value.startsWith("x-im:")) {
-        value = value.substring("x-im:".length());
-      }
-      putIfPresent(fields, field == null ? "imAddress" + (fields.size() + 1) : field, value);
-    }
-    for (Telephone t : card.getTelephoneNumbers()) {
-      String field = t.getParameter(FIELD_PARAMETER);
-      putIfPresent(fields, field == null ? phoneField(t, fields) : field, t.getText());
-    }
-    for (Address a : card.getAddresses()) {
-      String prefix = a.getParameter(FIELD_PARAMETER);
-      if (prefix == null) {
-        prefix =
-            a.getTypes().contains(AddressType.HOME)
-                ? "home"
-                : a.getTypes().contains(AddressType.WORK) ? "work" : "other";
-      }
-      putIfPresent(fields, prefix + "Street", a.getStreetAddress());
-      putIfPresent(fields, prefix + "City", a.getLocality());
-      putIfPresent(fields, prefix + "State", a.getRegion());
-      putIfPresent(fields, prefix + "PostalCode", a.getPostalCode());
-      putIfPresent(fields, prefix + "Country", a.getCountry());
-    }
-    for (Url u : card.getUrls()) {
-      String field = u.getParameter(FIELD_PARAMETER);
-      if (field == null) {
-        String type = u.getType() == null ? "" : u.getType().toLowerCase(Locale.ROOT);
-        field = type.equals("home") ? "homeURL" : type.equals("work") ? "workURL" : "otherURL";
-      }
-      putIfPresent(fields, field, u.getValue());
-    }
-    if (card.getBirthday() != null) {
-      putIfPresent(
-          fields,
-          "birthday",
-          card.getBirthday().getDate() != null
-              ? card.getBirthday().getDate().toString()
-              : text(card.getBirthday().getPartialDate()));
-    }
-    if (card.getAnniversary() != null) {
-      putIfPresent(
-          fields,
-          "anniversary",
-          card.getAnniversary().getDate() != null
-              ? card.getAnniversary().getDate().toString()
-              : text(card.getAnniversary().getPartialDate()));
-    }
-    if (!card.getNotes().isEmpty()) {
-      putIfPresent(fields, "notes", card.getNotes().get(0).getValue());
-    }
-    for (RawProperty p : card.getExtendedProperties(OTHER_FIELD)) {
-      String field = p.getParameter(FIELD_PARAMETER);
-      if (field != null) {
-        fields.put(field, p.getValue());
-      }
-    }
-    return fields;
   }
 
   /** The card as vCard 4.0 text. */
@@ -380,9 +225,6 @@ public final class ContactCard {
     return cards;
   }
 
-  /** The parameter that names the Zimbra field a property came from. */
-  static final String FIELD_PARAMETER = "X-MAILRESTORE-FIELD";
-
   private static String formattedName(StructuredName n, Map<String, String> fields) {
     String name =
         String.join(
@@ -407,48 +249,9 @@ public final class ContactCard {
         zimbra.startsWith("-") ? "--" + zimbra.substring(2).replace("-", "") : zimbra);
   }
 
-  private static String text(PartialDate d) {
-    if (d == null) {
-      return null;
-    }
-    String month = String.format(Locale.ROOT, "%02d", d.getMonth());
-    String day = String.format(Locale.ROOT, "%02d", d.getDate());
-    return d.getYear() == null
-        ? "--" + month + "-" + day
-        : String.format(Locale.ROOT, "%04d", d.getYear()) + "-" + month + "-" + day;
-  }
-
-  private static String emailField(int index) {
-    return index == 0 ? "email" : "email" + (index + 1);
-  }
-
-  private static String phoneField(Telephone t, Map<String, String> taken) {
-    List<TelephoneType> types = new ArrayList<>(t.getTypes());
-    for (Map.Entry<String, List<TelephoneType>> p : PHONES.entrySet()) {
-      if (!taken.containsKey(p.getKey()) && types.containsAll(p.getValue())) {
-        return p.getKey();
-      }
-    }
-    return "otherPhone";
-  }
-
   private static void addIfPresent(List<String> list, String value) {
     if (value != null) {
       list.add(value);
     }
-  }
-
-  private static void putIfPresent(Map<String, String> map, String key, String value) {
-    if (value != null && !value.isEmpty()) {
-      map.put(key, value);
-    }
-  }
-
-  private static String first(List<String> values) {
-    return values == null || values.isEmpty() ? null : values.get(0);
-  }
-
-  private static String blankToNull(String s) {
-    return s == null || s.isEmpty() ? null : s;
   }
 }

@@ -75,7 +75,7 @@ class ContactCardTest {
         .contains("X-MAILRESTORE-OTHER;X-MAILRESTORE-FIELD=custom1:a field of the user's own");
     List<VCard> read = ContactCard.read(text);
     assertThat(read).hasSize(1);
-    assertThat(ContactCard.fields(read.get(0))).isEqualTo(fields);
+    assertThat(CardFields.of(read.get(0))).isEqualTo(fields);
   }
 
   @Test
@@ -83,7 +83,7 @@ class ContactCardTest {
     Map<String, String> fields = Map.of("firstName", "Ann", "lastName", "Lee");
     VCard card = ContactCard.read(ContactCard.write(ContactCard.toCard("u1", fields))).get(0);
     assertThat(card.getFormattedName().getValue()).isEqualTo("Ann Lee");
-    assertThat(ContactCard.fields(card)).isEqualTo(fields);
+    assertThat(CardFields.of(card)).isEqualTo(fields);
   }
 
   @Test
@@ -95,7 +95,7 @@ class ContactCardTest {
         .contains("KIND:group")
         .contains("MEMBER:mailto:a@example.org")
         .contains("MEMBER:mailto:b@example.org");
-    assertThat(ContactCard.fields(ContactCard.read(text).get(0))).isEqualTo(fields);
+    assertThat(CardFields.of(ContactCard.read(text).get(0))).isEqualTo(fields);
   }
 
   @Test
@@ -103,7 +103,7 @@ class ContactCardTest {
     Map<String, String> fields = Map.of("type", "group", "dlist", "a@example.org,b@example.org");
     String text = ContactCard.write(ContactCard.toCard("g2", fields));
     assertThat(text).contains("MEMBER:mailto:b@example.org");
-    assertThat(ContactCard.fields(ContactCard.read(text).get(0))).isEqualTo(fields);
+    assertThat(CardFields.of(ContactCard.read(text).get(0))).isEqualTo(fields);
   }
 
   @Test
@@ -114,7 +114,7 @@ class ContactCardTest {
             + "TEL;TYPE=CELL:+1 555 0199\r\nTEL;TYPE=WORK,VOICE:+1 555 0198\r\n"
             + "ADR;TYPE=HOME:;;3 Elm St;Shelbyville;;12345;USA\r\n"
             + "URL:https://bob.example/\r\nEND:VCARD\r\n";
-    Map<String, String> fields = ContactCard.fields(ContactCard.read(other).get(0));
+    Map<String, String> fields = CardFields.of(ContactCard.read(other).get(0));
     assertThat(fields)
         .containsEntry("firstName", "Bob")
         .containsEntry("lastName", "Roe")

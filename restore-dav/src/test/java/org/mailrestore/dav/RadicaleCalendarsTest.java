@@ -5,16 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import biweekly.ICalendar;
 import biweekly.component.VEvent;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mailrestore.mail.ItemType;
-import org.mailrestore.testkit.RadicaleServer;
 
 /**
  * Appointments and tasks into a real Radicale: a calendar and a task list made with their names and
@@ -23,22 +20,17 @@ import org.mailrestore.testkit.RadicaleServer;
  */
 class RadicaleCalendarsTest {
 
-  private static RadicaleServer radicale;
   private static DavClient admin;
 
   @BeforeAll
   static void start() throws Exception {
-    Assumptions.assumeTrue(RadicaleServer.installed(), "radicale is not installed: .ci/run does");
-    radicale = RadicaleServer.get();
-    admin =
-        new DavClient(
-            HttpClient.newHttpClient(), RadicaleServer.ADMIN, RadicaleServer.ADMIN_PASSWORD);
+    TestRadicale.server();
+    admin = TestRadicale.admin();
   }
 
   private static URI collection(String user, String name, String component, String color)
       throws Exception {
-    URI principal = URI.create(radicale.url() + user + "/");
-    assertThat(admin.makeCollection(principal).status()).isIn(201, 405);
+    URI principal = TestRadicale.principal(admin, user);
     URI uri = principal.resolve(name + "-" + UUID.randomUUID() + "/");
     DavClient.Answer made = admin.makeCalendar(uri, name, component, color);
     assertThat(made.status()).as(made.body()).isEqualTo(201);

@@ -26,17 +26,12 @@ class RadicaleContactsTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Assumptions.assumeTrue(RadicaleServer.installed(), "radicale is not installed: .ci/run does");
-    radicale = RadicaleServer.get();
-    admin =
-        new DavClient(
-            HttpClient.newHttpClient(), RadicaleServer.ADMIN, RadicaleServer.ADMIN_PASSWORD);
+    radicale = TestRadicale.server();
+    admin = TestRadicale.admin();
   }
 
   private static URI addressBook(String user) throws Exception {
-    URI principal = URI.create(radicale.url() + user + "/");
-    DavClient.Answer home = admin.makeCollection(principal);
-    assertThat(home.status()).as(home.body()).isIn(201, 405); // 405: it is there
+    URI principal = TestRadicale.principal(admin, user);
     URI book = principal.resolve("contacts-" + UUID.randomUUID() + "/");
     DavClient.Answer made = admin.makeAddressBook(book, "Contacts");
     assertThat(made.status()).as(made.body()).isEqualTo(201);
@@ -88,7 +83,7 @@ class RadicaleContactsTest {
     Map<String, Map<String, String>> byUid = new HashMap<>();
     for (DavClient.Resource r : read) {
       var card = ContactCard.read(r.data()).get(0);
-      byUid.put(card.getUid().getValue(), ContactCard.fields(card));
+      byUid.put(card.getUid().getValue(), CardFields.of(card));
       assertThat(r.etag()).isNotBlank();
     }
     for (int i = 0; i < contacts.size(); i++) {
@@ -147,7 +142,7 @@ class RadicaleContactsTest {
     try (var files = java.nio.file.Files.list(vdir)) {
       for (java.nio.file.Path f : files.toList()) {
         var card = ContactCard.read(java.nio.file.Files.readString(f)).get(0);
-        byUid.put(card.getUid().getValue(), ContactCard.fields(card));
+        byUid.put(card.getUid().getValue(), CardFields.of(card));
       }
     }
     assertThat(byUid).hasSize(contacts.size());
