@@ -223,7 +223,7 @@ final class ComposedReadBack implements RestoredStore {
   /** Kept as the part that holds the grant's folder keeps it. */
   @Override
   public Optional<Grant> expected(Grant grant) {
-    int part = PartIds.part(grant.folderId());
+    int part = target.partOfFolder(grant.folderId());
     if (part >= stores.size()) {
       return Optional.of(grant);
     }

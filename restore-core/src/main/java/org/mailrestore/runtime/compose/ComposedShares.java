@@ -7,7 +7,6 @@ import org.mailrestore.destination.ProvisionedAccount;
 import org.mailrestore.destination.TargetShares;
 import org.mailrestore.mail.Grant;
 import org.mailrestore.mail.GranteeType;
-import org.mailrestore.mail.SystemFolder;
 
 /**
  * Phase 3 into composed targets: a grant goes to the part that holds its folder, naming the grantee
@@ -42,11 +41,7 @@ final class ComposedShares implements TargetShares {
   }
 
   private int partOfFolder(int folder) {
-    if (!PartIds.isShared(folder)) {
-      return PartIds.part(folder);
-    }
-    SystemFolder system = SystemFolder.byId(folder);
-    return system == null ? 0 : target.routing().systemFolderPart(system);
+    return target.partOfFolder(folder);
   }
 
   @Override

@@ -64,6 +64,19 @@ public final class ComposedTarget implements MailTarget {
     return parts.size();
   }
 
+  /**
+   * The part that holds a folder (by its composed id): the part its id names, or for a system
+   * folder (the same id in every part) the part its view routes it to. Phase 3 writes a grant
+   * there, and verify asks that part how it keeps the grant.
+   */
+  int partOfFolder(int folder) {
+    if (!PartIds.isShared(folder)) {
+      return PartIds.part(folder);
+    }
+    org.mailrestore.mail.SystemFolder system = org.mailrestore.mail.SystemFolder.byId(folder);
+    return system == null ? 0 : routing().systemFolderPart(system);
+  }
+
   Routing routing() {
     return routing;
   }
