@@ -100,7 +100,7 @@ export async function startView(view, me) {
             el('label', { for: id }, a.name + (a.system ? ' (system)' : '')), formatNumber(a.items),
             Object.entries(a.itemsByType).map(([t, n]) => t + ' ' + n).join(', '), formatBytes(a.bytes), formatNumber(a.deleted)];
         }))),
-      r.unreadable.length ? el('p', { class: 'error' }, 'Cannot be read: ' + r.unreadable.join(', ')) : null);
+      r.unreadable.length ? el('p', { class: 'error' }, 'Cannot be read: ' + r.unreadable.join(', ')) : '');
     dryRunButton.disabled = false;
   }));
 

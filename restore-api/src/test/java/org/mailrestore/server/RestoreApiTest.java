@@ -743,6 +743,9 @@ class RestoreApiTest {
       await("#source-location").sendKeys(small.toString());
       browser.findElement(org.openqa.selenium.By.id("inspect")).click();
       awaitText("#inspection-summary", "accounts");
+      assertThat(browser.findElement(org.openqa.selenium.By.id("inspection")).getText())
+          .as("nothing shown as null")
+          .doesNotContainPattern("\\bnull\\b");
       var boxes = browser.findElements(org.openqa.selenium.By.cssSelector("input[data-account]"));
       assertThat(boxes.size()).isGreaterThanOrEqualTo(2);
       boxes.get(0).click();
