@@ -153,6 +153,17 @@ class RestoreApiTest {
     return call("POST", path, ADMIN_TOKEN, body, Map.of());
   }
 
+  /** A stream of Server-Sent Events, read line by line as it comes. */
+  HttpResponse<java.util.stream.Stream<String>> stream(String path, String token) throws Exception {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+            .header("Authorization", "Bearer " + token)
+            .timeout(Duration.ofMinutes(2))
+            .GET()
+            .build();
+    return http.send(request, HttpResponse.BodyHandlers.ofLines());
+  }
+
   static Map<String, Object> local(Path path) {
     return Map.of("source", Map.of("kind", "backup", "location", path.toString()));
   }
@@ -550,15 +561,8 @@ class RestoreApiTest {
       Map<String, Object> paced = freshCopy(large);
       paced.put("maxItemsPerSecond", 3000);
       String id = post("/api/v1/restores", paced).json().path("id").asString();
-      HttpRequest request =
-          HttpRequest.newBuilder(
-                  URI.create("http://localhost:" + port + "/api/v1/restores/" + id + "/events"))
-              .header("Authorization", "Bearer " + VIEWER_TOKEN)
-              .timeout(Duration.ofMinutes(2))
-              .GET()
-              .build();
       HttpResponse<java.util.stream.Stream<String>> r =
-          http.send(request, HttpResponse.BodyHandlers.ofLines());
+          stream("/api/v1/restores/" + id + "/events", VIEWER_TOKEN);
       assertThat(r.statusCode()).isEqualTo(200);
       assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
       java.util.List<String> events = new java.util.ArrayList<>();
@@ -596,16 +600,8 @@ class RestoreApiTest {
       Map<String, Object> paced = freshCopy(large);
       paced.put("maxItemsPerSecond", 2000);
       String id = post("/api/v1/restores", paced).json().path("id").asString();
-      HttpRequest request =
-          HttpRequest.newBuilder(
-                  URI.create(
-                      "http://localhost:" + port + "/api/v1/restores/events?state=RUNNING&size=50"))
-              .header("Authorization", "Bearer " + VIEWER_TOKEN)
-              .timeout(Duration.ofMinutes(2))
-              .GET()
-              .build();
       HttpResponse<java.util.stream.Stream<String>> r =
-          http.send(request, HttpResponse.BodyHandlers.ofLines());
+          stream("/api/v1/restores/events?state=RUNNING&size=50", VIEWER_TOKEN);
       assertThat(r.statusCode()).isEqualTo(200);
       java.util.List<Long> restored = new java.util.ArrayList<>();
       try (var lines = r.body()) {

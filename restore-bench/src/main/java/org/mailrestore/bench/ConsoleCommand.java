@@ -222,16 +222,7 @@ final class ConsoleCommand implements Callable<Integer> {
   /** One restore into accounts of its own, with {@code open} streams following it. */
   private Run restore(Path backup, int open, long servicePid) throws Exception {
     long cpuBefore = Processes.cpuTicks(servicePid, false);
-    String body =
-        Json.MAPPER.writeValueAsString(
-            java.util.Map.of(
-                "source",
-                java.util.Map.of("kind", "backup", "location", backup.toString()),
-                "conflictPolicy",
-                "new-account",
-                "newAccountSuffix",
-                "-b" + System.nanoTime()));
-    JsonNode op = send("POST", "/api/v1/restores", body);
+    JsonNode op = send("POST", "/api/v1/restores", freshCopy(backup, java.util.Map.of()));
     String id = op.path("id").asString();
     AtomicLong events = new AtomicLong();
     List<CompletableFuture<?>> followers = follow(id, open, () -> line -> events.incrementAndGet());
@@ -264,19 +255,15 @@ final class ConsoleCommand implements Callable<Integer> {
    * same ten seconds with no stream open), and closing them when the operation is cancelled.
    */
   private void streamCosts(Path backup, long pid, Report report) throws Exception {
-    String body =
-        Json.MAPPER.writeValueAsString(
-            java.util.Map.of(
-                "source",
-                java.util.Map.of("kind", "backup", "location", backup.toString()),
-                "conflictPolicy",
-                "new-account",
-                "newAccountSuffix",
-                "-p" + System.nanoTime(),
-                "maxItemsPerSecond",
-                // 200 a second, or fewer for a small backup: it must outlast the 23 s measured
-                Math.max(1, Math.min(200, (long) accounts * items / 120))));
-    String id = send("POST", "/api/v1/restores", body).path("id").asString();
+    // 200 a second, or fewer for a small backup: it must outlast the 23 s measured
+    long pace = Math.max(1, Math.min(200, (long) accounts * items / 120));
+    String id =
+        send(
+                "POST",
+                "/api/v1/restores",
+                freshCopy(backup, java.util.Map.of("maxItemsPerSecond", pace)))
+            .path("id")
+            .asString();
     Thread.sleep(3000); // past its start
     long quiet0 = Processes.cpuTicks(pid, false);
     Thread.sleep(10_000);
@@ -407,6 +394,15 @@ final class ConsoleCommand implements Callable<Integer> {
                   readers));
     }
     return followers;
+  }
+
+  /** The body of a restore of the backup into accounts of its own (new-account, a new suffix). */
+  private static String freshCopy(Path backup, java.util.Map<String, Object> more) {
+    java.util.Map<String, Object> body = new java.util.HashMap<>(more);
+    body.put("source", java.util.Map.of("kind", "backup", "location", backup.toString()));
+    body.put("conflictPolicy", "new-account");
+    body.put("newAccountSuffix", "-b" + System.nanoTime());
+    return Json.MAPPER.writeValueAsString(body);
   }
 
   /** Copies of an ended operation, as the database holds them, until there are {@code n}. */
