@@ -25,20 +25,35 @@ final class KindFlags {
 
   /** Adds a flag (once: kinds may share one) that takes a value. */
   OptionSpec add(CommandSpec command, String flag, String label, String description) {
-    return add(command, flag, label, description, false);
+    return add(command, flag, label, description, Shape.SINGLE);
+  }
+
+  /**
+   * Adds a flag that may be given several times (once: kinds may share one): a location flag that
+   * several kinds share ({@code --target imap://... --target dav://...}), each taking the values
+   * that name it.
+   */
+  OptionSpec addRepeatable(CommandSpec command, String flag, String label, String description) {
+    return add(command, flag, label, description, Shape.REPEATABLE);
+  }
+
+  private enum Shape {
+    SINGLE,
+    REPEATABLE,
+    TOGGLE
   }
 
   private OptionSpec add(
-      CommandSpec command, String flag, String label, String description, boolean toggle) {
+      CommandSpec command, String flag, String label, String description, Shape shape) {
     OptionSpec existing = flags.get(flag);
     if (existing != null) {
       return existing;
     }
     OptionSpec.Builder b = OptionSpec.builder(flag).description(description).hidden(false);
-    if (toggle) {
-      b.type(boolean.class).arity("0..1");
-    } else {
-      b.type(String.class).paramLabel(label);
+    switch (shape) {
+      case TOGGLE -> b.type(boolean.class).arity("0..1");
+      case REPEATABLE -> b.type(List.class).auxiliaryTypes(String.class).paramLabel(label);
+      case SINGLE -> b.type(String.class).paramLabel(label);
     }
     OptionSpec option = b.build();
     command.addOption(option);
@@ -57,16 +72,34 @@ final class KindFlags {
             + (option.defaultValue() == null || toggle
                 ? ""
                 : " (default: " + option.defaultValue() + ")");
-    return add(command, option.cliFlag(kind), "VALUE", description, toggle);
+    return add(
+        command, option.cliFlag(kind), "VALUE", description, toggle ? Shape.TOGGLE : Shape.SINGLE);
   }
 
-  /** A flag's value as text, or null when it was not given. */
+  /**
+   * A flag's value as text, or null when it was not given.
+   *
+   * @throws IllegalArgumentException when it was given more than once
+   */
   static String value(OptionSpec option) {
+    List<String> all = values(option);
+    if (all.size() > 1) {
+      throw new IllegalArgumentException(
+          option.longestName() + " is given " + all.size() + " times: " + all);
+    }
+    return all.isEmpty() ? null : all.get(0);
+  }
+
+  /** Every value a flag was given, in order (none when it was not given). */
+  static List<String> values(OptionSpec option) {
     Object v = option.getValue();
     if (v == null || Boolean.FALSE.equals(v)) {
-      return null;
+      return List.of();
     }
-    return String.valueOf(v);
+    if (v instanceof List<?> list) {
+      return list.stream().map(String::valueOf).toList();
+    }
+    return List.of(String.valueOf(v));
   }
 
   /** Adds the kinds' flags to every command of the tree whose mixins take them. */

@@ -27,11 +27,16 @@ final class TargetOptions implements KindFlags.Installable {
 
   @Override
   public void install(CommandSpec command) {
+    // Locations first: a flag that is one kind's location and another's option (--provision) is
+    // made repeatable, as locations are.
     for (TargetKind kind : TargetKind.installed().all()) {
       KindOption location = kind.location();
       locations.put(
           kind,
-          flags.add(command, location.cliFlag(kind.name()), "LOCATION", location.description()));
+          flags.addRepeatable(
+              command, location.cliFlag(kind.name()), "LOCATION", location.description()));
+    }
+    for (TargetKind kind : TargetKind.installed().all()) {
       Map<String, OptionSpec> byName = new LinkedHashMap<>();
       for (KindOption option : kind.options()) {
         byName.put(option.name(), flags.add(command, kind.name(), option));
@@ -46,21 +51,47 @@ final class TargetOptions implements KindFlags.Installable {
    * mailstore without a volume when none is named.
    */
   List<TargetSpec> targets() {
-    List<TargetKind> given = new ArrayList<>();
+    Map<TargetKind, String> given = new LinkedHashMap<>();
+    Map<OptionSpec, List<String>> unclaimed = new LinkedHashMap<>();
     locations.forEach((kind, option) -> {
-      String value = KindFlags.value(option);
-      if (value != null && kind.takesLocation(value)) {
-        given.add(kind);
+      unclaimed.computeIfAbsent(option, o -> new ArrayList<>(KindFlags.values(o)));
+      for (String value : KindFlags.values(option)) {
+        if (kind.takesLocation(value)) {
+          String before = given.put(kind, value);
+          if (before != null) {
+            throw new IllegalArgumentException(
+                "one " + kind.name() + " target at most: " + before + " and " + value);
+          }
+          unclaimed.get(option).remove(value);
+        }
+      }
+    });
+    unclaimed.forEach((option, values) -> {
+      if (!values.isEmpty() && isOnlyALocation(option)) {
+        throw new IllegalArgumentException(
+            option.longestName()
+                + " "
+                + values.get(0)
+                + " names no target kind: "
+                + String.join(
+                    ", ",
+                    locations.entrySet().stream()
+                        .filter(e -> e.getValue() == option)
+                        .map(e -> e.getKey().description())
+                        .toList()));
       }
     });
     if (given.isEmpty()) {
       return List.of(spec(TargetKind.installed().require(MailstoreKind.NAME), null));
     }
     List<TargetSpec> specs = new ArrayList<>();
-    for (TargetKind kind : given) {
-      specs.add(spec(kind, KindFlags.value(locations.get(kind))));
-    }
+    given.forEach((kind, location) -> specs.add(spec(kind, location)));
     return specs;
+  }
+
+  /** Whether a flag is only ever a location (not also some kind's option, as --provision is). */
+  private boolean isOnlyALocation(OptionSpec option) {
+    return options.values().stream().noneMatch(byName -> byName.containsValue(option));
   }
 
   private TargetSpec spec(TargetKind kind, String location) {
@@ -68,9 +99,16 @@ final class TargetOptions implements KindFlags.Installable {
     options
         .get(kind)
         .forEach((name, option) -> {
-          String v = KindFlags.value(option);
-          if (v != null && !namesAnotherTarget(kind, option, v)) {
-            values.put(name, v);
+          List<String> own =
+              KindFlags.values(option).stream()
+                  .filter(v -> !namesAnotherTarget(kind, option, v))
+                  .toList();
+          if (own.size() > 1) {
+            throw new IllegalArgumentException(
+                option.longestName() + " is given " + own.size() + " times: " + own);
+          }
+          if (!own.isEmpty()) {
+            values.put(name, own.get(0));
           }
         });
     return new TargetSpec(kind.name(), location, new TreeMap<>(values)).normalize();

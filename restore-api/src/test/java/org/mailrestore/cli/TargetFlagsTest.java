@@ -107,6 +107,42 @@ class TargetFlagsTest {
         .hasMessageContaining("base-dn");
   }
 
+  @Test
+  void targetIsGivenOncePerKindAndEachKindTakesItsScheme(@TempDir Path dir) {
+    String[] common = {
+      "restore", "run", "--jdbc-url", "jdbc:mariadb://127.0.0.1/none", "--backup", dir.toString()
+    };
+    List<TargetSpec> both =
+        parse(
+                concat(
+                    common,
+                    "--target",
+                    "imap://127.0.0.1:1143",
+                    "--target",
+                    "davs://dav.example.org/dav/",
+                    "--dav-home",
+                    "users/{local}/"))
+            .writableTargets();
+    assertThat(both).extracting(TargetSpec::kind).containsExactlyInAnyOrder("imap", "dav");
+    TargetSpec dav = both.stream().filter(t -> t.kind().equals("dav")).findFirst().get();
+    assertThat(dav.location()).isEqualTo("davs://dav.example.org/dav/");
+    assertThat(dav.option("home")).isEqualTo("users/{local}/");
+
+    assertThatThrownBy(() ->
+            parse(concat(common, "--target", "imap://a", "--target", "imap://b")).writableTargets())
+        .hasMessageContaining("one imap target at most");
+    assertThatThrownBy(() -> parse(concat(common, "--target", "http://h/")).writableTargets())
+        .hasMessageContaining("--target http://h/ names no target kind")
+        .hasMessageContaining("CardDAV");
+    assertThatThrownBy(() ->
+            parse(concat(common, "--target", "dav://h/", "--dav-home", "static/"))
+                .writableTargets())
+        .hasMessageContaining("{address}");
+    assertThatThrownBy(
+            () -> parse(concat(common, "--target", "dav://user:pw@h/")).writableTargets())
+        .hasMessageContaining("must not hold credentials");
+  }
+
   private static String[] concat(String[] a, String... b) {
     String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, all, a.length, b.length);

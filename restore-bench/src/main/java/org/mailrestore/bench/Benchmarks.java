@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       PeerCommand.class,
       ImapCommand.class,
       LdapCommand.class,
+      DavCommand.class,
       ConsoleCommand.class,
       MemoryCommand.class,
       SuiteCommand.class,

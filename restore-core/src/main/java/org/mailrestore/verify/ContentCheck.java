@@ -70,7 +70,6 @@ final class ContentCheck {
     if (run.fidelity.contains(Fidelity.TAGS)) {
       run.store.tags(target.ref()).values().forEach(t -> definedTags.add(lower(t)));
     }
-    boolean allTypes = run.fidelity.contains(Fidelity.ALL_ITEM_TYPES);
     List<Item> batch = new ArrayList<>(BATCH);
     List<Item> read = new ArrayList<>(BATCH);
     try (ItemStream stream = run.source.items(account.id(), ItemType.contents())) {
@@ -80,7 +79,7 @@ final class ContentCheck {
         }
         read.add(d.item());
         if (run.options.pointInTime().select(d.item()).isPresent()
-            && (allTypes || d.item().type() == ItemType.MESSAGE)) {
+            && run.store.holds(d.item().type())) {
           batch.add(d.item());
           hashPassing(d);
           if (batch.size() == BATCH) {
@@ -146,8 +145,6 @@ final class ContentCheck {
     }
     Map<Integer, Integer> ids = run.idMap.mapped(space, batch.stream().map(Item::id).toList());
     Map<Integer, RestoredItem> held = run.store.items(target.ref(), ids.values());
-    boolean details = run.fidelity.contains(Fidelity.ITEM_DETAILS);
-    boolean tags = run.fidelity.contains(Fidelity.TAGS);
     for (Item item : batch) {
       Revision s = run.options.pointInTime().select(item).orElseThrow();
       String what = "account " + name + ": " + item.type().wireName() + " " + item.id();
@@ -165,6 +162,8 @@ final class ContentCheck {
         continue;
       }
       Revision actual = stored.item().revisions().get(0);
+      s = run.store.expected(item.type(), s);
+      Set<Fidelity> keeps = run.store.fidelity(item.type());
       run.items++;
       run.check(what, "type", item.type(), stored.item().type());
       run.check(what, "folder", folderMap.get(s.folderId()), actual.folderId());
@@ -174,7 +173,7 @@ final class ContentCheck {
           "flags",
           Flags.fromBits(Flags.toBits(s.flags()) & kept),
           Flags.fromBits(Flags.toBits(actual.flags()) & kept));
-      if (tags) {
+      if (keeps.contains(Fidelity.TAGS)) {
         run.check(what, "tags", lowerSorted(s.tags()), lowerSorted(actual.tags()));
       }
       if (run.store.keepsDate(s.date())) {
@@ -184,14 +183,16 @@ final class ContentCheck {
       run.check(what, "size", s.size(), actual.size());
       run.check(
           what, "digest", s.digest() != null ? s.digest() : passed.get(item.id()), actual.digest());
-      if (details) {
+      if (keeps.contains(Fidelity.ITEM_DETAILS)) {
         run.check(what, "sender", s.sender(), actual.sender());
         run.check(what, "subject", s.subject(), actual.subject());
         run.check(what, "name", s.name(), actual.name());
         run.check(what, "uuid", s.uuid(), actual.uuid());
         run.check(what, "attributes", s.attrs(), actual.attrs());
       }
-      if (actual.digest() != null && run.options.checkBlobs()) {
+      if (actual.digest() != null
+          && run.options.checkBlobs()
+          && run.store.keepsBytes(item.type())) {
         checkBytes(newId, actual, stored.content());
       }
     }

@@ -14,6 +14,7 @@ import java.util.List;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
+import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 import org.xml.sax.SAXException;
@@ -114,6 +115,71 @@ public final class DavClient {
     return send(b, resource);
   }
 
+  /** Deletes a resource or a collection; 404 when it is not there. */
+  public Answer delete(URI uri) throws IOException {
+    return send(request(uri).DELETE(), uri);
+  }
+
+  /** A collection under a home: where it is, its name, and whether it holds cards or events. */
+  public record Collection(URI href, String displayName, boolean addressBook, boolean calendar) {}
+
+  /**
+   * The collections directly under {@code home} (a {@code PROPFIND} of depth 1); empty when the
+   * home is not there (404).
+   */
+  public List<Collection> collections(URI home) throws IOException {
+    String body =
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:displayname/></D:prop></D:propfind>
+        """;
+    Answer a = send(request(home).header("Depth", "1").method("PROPFIND", xml(body)), home);
+    if (a.status() == 404) {
+      return List.of();
+    }
+    if (a.status() != 207) {
+      throw new IOException(
+          "PROPFIND " + home + " answered " + a.status() + ": " + brief(a.body()));
+    }
+    List<Collection> found = new ArrayList<>();
+    NodeList responses = parse(a.body()).getElementsByTagNameNS(DAV, "response");
+    for (int i = 0; i < responses.getLength(); i++) {
+      Element r = (Element) responses.item(i);
+      String href = text(r, DAV, "href");
+      if (href == null || r.getElementsByTagNameNS(DAV, "collection").getLength() == 0) {
+        continue;
+      }
+      URI uri = home.resolve(href);
+      if (uri.getPath().equals(home.getPath())) {
+        continue; // the home itself
+      }
+      found.add(
+          new Collection(
+              uri,
+              text(r, DAV, "displayname"),
+              r.getElementsByTagNameNS(CARDDAV, "addressbook").getLength() > 0,
+              r.getElementsByTagNameNS(CALDAV, "calendar").getLength() > 0));
+    }
+    return found;
+  }
+
+  /** Whether a collection or resource is there (a {@code PROPFIND} of depth 0). */
+  public boolean exists(URI uri) throws IOException {
+    String body =
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/></D:prop></D:propfind>
+        """;
+    Answer a = send(request(uri).header("Depth", "0").method("PROPFIND", xml(body)), uri);
+    if (a.status() == 207) {
+      return true;
+    }
+    if (a.status() == 404) {
+      return false;
+    }
+    throw new IOException("PROPFIND " + uri + " answered " + a.status() + ": " + brief(a.body()));
+  }
+
   /** Gets a resource; 404 when it is not there. */
   public Answer get(URI resource) throws IOException {
     return send(request(resource).GET(), resource);
@@ -158,27 +224,30 @@ public final class DavClient {
   private static List<Resource> resources(URI base, String multistatus, String ns, String dataName)
       throws IOException {
     List<Resource> found = new ArrayList<>();
+    NodeList responses = parse(multistatus).getElementsByTagNameNS(DAV, "response");
+    for (int i = 0; i < responses.getLength(); i++) {
+      Element r = (Element) responses.item(i);
+      String href = text(r, DAV, "href");
+      String data = text(r, ns, dataName);
+      if (href != null && data != null) {
+        found.add(new Resource(base.resolve(href), text(r, DAV, "getetag"), data));
+      }
+    }
+    return found;
+  }
+
+  /** A multistatus answer, parsed without DTDs or external entities. */
+  private static Document parse(String multistatus) throws IOException {
     try {
       DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
       f.setNamespaceAware(true);
       f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
       f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-      var doc =
-          f.newDocumentBuilder()
-              .parse(new ByteArrayInputStream(multistatus.getBytes(StandardCharsets.UTF_8)));
-      NodeList responses = doc.getElementsByTagNameNS(DAV, "response");
-      for (int i = 0; i < responses.getLength(); i++) {
-        Element r = (Element) responses.item(i);
-        String href = text(r, DAV, "href");
-        String data = text(r, ns, dataName);
-        if (href != null && data != null) {
-          found.add(new Resource(base.resolve(href), text(r, DAV, "getetag"), data));
-        }
-      }
+      return f.newDocumentBuilder()
+          .parse(new ByteArrayInputStream(multistatus.getBytes(StandardCharsets.UTF_8)));
     } catch (ParserConfigurationException | SAXException e) {
       throw new IOException("the server's answer is not a multistatus: " + e.getMessage(), e);
     }
-    return found;
   }
 
   private static String text(Element parent, String ns, String name) {
@@ -197,9 +266,9 @@ public final class DavClient {
   }
 
   /**
-   * Sends a request; a dropped connection is tried again, twice: a server that closed a kept-alive
-   * connection (Radicale does) must not fail an item. Every request here is safe to repeat: a
-   * repeated create answers 412 or 405, and is read as "there".
+   * Sends a request; a dropped connection or a 5xx answer is tried again, twice: a server that
+   * closed a kept-alive connection (Radicale does) or was briefly busy must not fail an item. Every
+   * request here is safe to repeat: a repeated create answers 412 or 405, and is read as "there".
    */
   private Answer send(HttpRequest.Builder b, URI uri) throws IOException {
     HttpRequest request = b.build();
@@ -207,6 +276,10 @@ public final class DavClient {
       try {
         HttpResponse<String> r =
             http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        if (r.statusCode() >= 500 && attempt < 3) {
+          pause(attempt, uri);
+          continue;
+        }
         return new Answer(r.statusCode(), r.body(), r.headers().firstValue("ETag").orElse(null));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -216,13 +289,17 @@ public final class DavClient {
           throw new IOException(
               request.method() + " " + uri + " failed " + attempt + " times: " + e.getMessage(), e);
         }
-        try {
-          Thread.sleep(100L * attempt);
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-          throw new IOException("interrupted while talking to " + uri, ie);
-        }
+        pause(attempt, uri);
       }
+    }
+  }
+
+  private static void pause(int attempt, URI uri) throws IOException {
+    try {
+      Thread.sleep(200L * attempt);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while talking to " + uri, e);
     }
   }
 

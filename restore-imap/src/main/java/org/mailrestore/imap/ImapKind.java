@@ -61,6 +61,16 @@ public final class ImapKind implements TargetKind {
         .withFlag("--target");
   }
 
+  /**
+   * An {@code imap://} or {@code imaps://} URL, or a value with no scheme at all (refused by the
+   * check, saying how to write it); {@code --target} names other kinds' servers by their schemes.
+   */
+  @Override
+  public boolean takesLocation(String value) {
+    String v = value.toLowerCase(java.util.Locale.ROOT);
+    return v.startsWith("imap://") || v.startsWith("imaps://") || !v.contains("://");
+  }
+
   @Override
   public List<KindOption> options() {
     return List.of(

@@ -21,6 +21,7 @@ import org.mailrestore.destination.ItemBatch.ItemToWrite;
 import org.mailrestore.destination.ItemBatch.Staged;
 import org.mailrestore.destination.MailboxWriter;
 import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.WholeContent;
 import org.mailrestore.destination.WriteContext;
 import org.mailrestore.imap.Appending.Placed;
 import org.mailrestore.imap.ImapRecords.MessageRow;
@@ -152,7 +153,7 @@ final class ImapWriter implements MailboxWriter {
 
   @Override
   public Staged stage(ItemType type, Passing content, BlobDigest declared) throws IOException {
-    return MessageContent.stage(content, declared);
+    return WholeContent.stage(content, declared);
   }
 
   @Override
@@ -203,7 +204,7 @@ final class ImapWriter implements MailboxWriter {
     }
     byte[] bytes;
     try {
-      bytes = MessageContent.of(item, context);
+      bytes = WholeContent.of(item, context);
     } catch (BlobException e) {
       failed.put(item, new Failure(FailureReason.of(e.reason()), e.getMessage()));
       return;

@@ -12,6 +12,7 @@ import java.util.Set;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Grant;
 import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Revision;
 import org.mailrestore.mail.SystemFolder;
 import org.mailrestore.source.MailSource;
@@ -58,6 +59,41 @@ public interface RestoredStore extends AutoCloseable {
   }
 
   Set<Fidelity> fidelity();
+
+  /**
+   * Whether the target holds items of this type: verify compares those, and leaves the others to
+   * the report of what was not carried.
+   */
+  default boolean holds(ItemType type) {
+    return type == ItemType.MESSAGE || fidelity().contains(Fidelity.ALL_ITEM_TYPES);
+  }
+
+  /**
+   * What the target keeps of items of this type: where parts of a composition hold different types
+   * (messages on an IMAP server, contacts on a DAV server), each type is compared as its part keeps
+   * it.
+   */
+  default Set<Fidelity> fidelity(ItemType type) {
+    return fidelity();
+  }
+
+  /**
+   * A backup item's state as this target keeps it by its mapping (a DAV server keeps a contact's
+   * fields as a card holds them, and no flags): what verify compares the item read back with.
+   */
+  default Revision expected(ItemType type, Revision backup) {
+    return backup;
+  }
+
+  /**
+   * Whether the target keeps an item's content byte for byte: verify reads it back and hashes it. A
+   * target that makes something else of it (a calendar object from an appointment's MIME message)
+   * says false, and reads back the digest of the content it was made from only when what it holds
+   * is what was made from it.
+   */
+  default boolean keepsBytes(ItemType type) {
+    return true;
+  }
 
   /**
    * The flags ({@link org.mailrestore.mail.Flags} bits) the target keeps; verify compares those.

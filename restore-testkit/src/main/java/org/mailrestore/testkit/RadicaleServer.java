@@ -132,6 +132,11 @@ public final class RadicaleServer {
     return new RadicaleServer(dir, port, process);
   }
 
+  /** The server's process id, for reading its CPU time from /proc. */
+  public long pid() {
+    return process.pid();
+  }
+
   /** Whether the server still runs. */
   public boolean alive() {
     return process.isAlive();

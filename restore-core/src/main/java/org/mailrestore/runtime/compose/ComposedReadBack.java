@@ -62,8 +62,10 @@ final class ComposedReadBack implements RestoredStore {
         }
       }
     }
-    // Search folders and mountpoints go to the first part: kept when it keeps them.
-    for (Fidelity firstParts : List.of(Fidelity.SEARCH_FOLDERS, Fidelity.MOUNTPOINTS)) {
+    // Search folders and mountpoints go to the first part, and the tags read back are its own:
+    // kept when it keeps them.
+    for (Fidelity firstParts :
+        List.of(Fidelity.SEARCH_FOLDERS, Fidelity.MOUNTPOINTS, Fidelity.TAGS)) {
       if (stores.get(0).fidelity().contains(firstParts)) {
         kept.add(firstParts);
       } else {
@@ -71,6 +73,38 @@ final class ComposedReadBack implements RestoredStore {
       }
     }
     return kept;
+  }
+
+  @Override
+  public boolean holds(ItemType type) {
+    return target.contentTypes().contains(type);
+  }
+
+  /** Items of a type are kept as the part that takes them keeps them. */
+  @Override
+  public Set<Fidelity> fidelity(ItemType type) {
+    RestoredStore store = storeOf(type);
+    Set<Fidelity> kept = EnumSet.copyOf(store.fidelity(type));
+    kept.retainAll(EnumSet.of(Fidelity.ITEM_DETAILS, Fidelity.TAGS));
+    Set<Fidelity> all = EnumSet.copyOf(fidelity());
+    all.removeAll(EnumSet.of(Fidelity.ITEM_DETAILS, Fidelity.TAGS));
+    all.addAll(kept);
+    return all;
+  }
+
+  @Override
+  public Revision expected(ItemType type, Revision backup) {
+    return storeOf(type).expected(type, backup);
+  }
+
+  @Override
+  public boolean keepsBytes(ItemType type) {
+    return storeOf(type).keepsBytes(type);
+  }
+
+  private RestoredStore storeOf(ItemType type) {
+    int part = target.routing().itemPart(type);
+    return part < 0 || part >= stores.size() ? stores.get(0) : stores.get(part);
   }
 
   @Override

@@ -1,4 +1,4 @@
-package org.mailrestore.imap;
+package org.mailrestore.destination;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -7,20 +7,20 @@ import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.destination.ItemBatch.ItemToWrite;
 import org.mailrestore.destination.ItemBatch.Staged;
-import org.mailrestore.destination.WriteContext;
 import org.mailrestore.source.Passing;
 
 /**
- * A message's bytes, read whole (an APPEND literal needs its exact length first) and checked
- * against the digest and size the source declares: staged as they pass, or read by digest through
- * the source's own check ({@link org.mailrestore.blob.BlobSource#openVerified}).
+ * An item's bytes, read whole, for targets that need them so (an IMAP APPEND literal needs its
+ * exact length first; a DAV resource is made from them) and checked against the digest and size the
+ * source declares: staged as they pass, or read by digest through the source's own check ({@link
+ * org.mailrestore.blob.BlobSource#openVerified}).
  */
-final class MessageContent {
+public final class WholeContent {
 
-  private MessageContent() {}
+  private WholeContent() {}
 
   /** Content that passes now, kept in memory for its cluster. */
-  static Staged stage(Passing content, BlobDigest declared) throws IOException {
+  public static Staged stage(Passing content, BlobDigest declared) throws IOException {
     byte[] bytes;
     try (InputStream in = content.open()) {
       bytes = in.readAllBytes();
@@ -30,7 +30,7 @@ final class MessageContent {
   }
 
   /** The item's bytes: staged, or read from the source's blobs within the engine's bound. */
-  static byte[] of(ItemToWrite item, WriteContext context) throws IOException {
+  public static byte[] of(ItemToWrite item, WriteContext context) throws IOException {
     if (item.staged() != null) {
       return (byte[]) item.staged().handle();
     }

@@ -1,0 +1,303 @@
+package org.mailrestore.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.backup.BackupReader;
+import org.mailrestore.backup.LocalBackupStorage;
+import org.mailrestore.backup.generate.BackupGenerator;
+import org.mailrestore.backup.generate.GeneratorSpec;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.Parsed;
+import org.mailrestore.sql.Sql;
+import org.mailrestore.testkit.RadicaleServer;
+import org.mailrestore.testkit.TestDatabase;
+import org.mailrestore.testkit.TestMariaDb;
+
+/**
+ * The CLI as an administrator types it: one {@code restore run} with {@code --target imap://...}
+ * and {@code --target dav://...} puts the mail into Dovecot and the contacts, appointments and
+ * tasks into Radicale; {@code verify} with the same flags finds no difference (each card's fields
+ * by the mapping, each calendar object as made from its item's content); a second run adds nothing
+ * to either server.
+ */
+class DavFromCliIT {
+
+  @TempDir Path dir;
+  @RegisterExtension final OwnDatabase own = new OwnDatabase();
+
+  @Test
+  void oneCommandPutsTheMailIntoDovecotAndTheRestIntoRadicale() throws Exception {
+    assumeTrue(RadicaleServer.installed(), "radicale is not installed: .ci/run installs it");
+    ImapServers.Server imap = ImapServers.DOVECOT.start();
+    RadicaleServer radicale = RadicaleServer.get();
+    Path backup = dir.resolve("backup");
+    BackupGenerator.generate(
+        GeneratorSpec.defaults()
+            .withSeed(UUID.randomUUID().getMostSignificantBits())
+            .withDomains(1)
+            .withAccounts(3)
+            .withItemsPerAccount(200)
+            .withShares(false),
+        backup);
+    List<String> flags = new ArrayList<>(List.of("--backup", backup.toString()));
+    flags.addAll(imap.targetArgs());
+    flags.addAll(List.of("--target", "dav://127.0.0.1:" + radicale.port() + "/"));
+    flags.addAll(Cli.database(own.database()));
+    Map<String, String> env = new HashMap<>(imap.environment());
+    env.put("MAILRESTORE_DAV_USER", RadicaleServer.ADMIN);
+    env.put("MAILRESTORE_DAV_PASSWORD", RadicaleServer.ADMIN_PASSWORD);
+
+    String first = run(env, "restore run", flags);
+    assertThat(first).contains("COMPLETED").contains(" 0 failed");
+    long resources = resources(radicale);
+    assertThat(resources).as("contacts, appointments and tasks on Radicale").isPositive();
+    assertThat(run(env, "verify", flags)).contains("no differences");
+
+    String second = run(env, "restore run", flags);
+    assertThat(second).contains("COMPLETED").contains(" 0 restored");
+    assertThat(resources(radicale)).as("a second run adds nothing").isEqualTo(resources);
+
+    // verify reads the DAV server: a card or event deleted there is a difference.
+    Path gone;
+    try (Stream<Path> files = Files.walk(radicale.collections())) {
+      gone = files.filter(f -> f.toString().endsWith(".ics")).findFirst().orElseThrow();
+    }
+    String path = radicale.collections().relativize(gone).toString();
+    HttpResponse<String> deleted =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(radicale.url() + path))
+                    .header(
+                        "Authorization", basic(RadicaleServer.ADMIN, RadicaleServer.ADMIN_PASSWORD))
+                    .DELETE()
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(deleted.statusCode()).as(deleted.body()).isBetween(200, 299);
+    List<String> args = new ArrayList<>(List.of("verify"));
+    args.addAll(flags);
+    CliProcess verify = CliProcess.start(own.database().server().password(), null, env, args);
+    assertThat(verify.waitFor(300)).as(verify.output()).isEqualTo(1);
+    assertThat(verify.output()).contains("2 differences").contains("which does not exist");
+  }
+
+  private static String basic(String user, String password) {
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * A Zimbra account archive for each user (as {@code export zimbra-tgz} writes them, and Zimbra
+   * itself), with contacts in their metadata and appointments and tasks with their iCalendar,
+   * restored in one operation into Dovecot and Radicale, and verified against the archives.
+   */
+  @Test
+  void zimbraArchivesGoToDovecotAndRadicaleInOneOperation() throws Exception {
+    assumeTrue(RadicaleServer.installed(), "radicale is not installed: .ci/run installs it");
+    ImapServers.Server imap = ImapServers.DOVECOT.start();
+    RadicaleServer radicale = RadicaleServer.get();
+    Path backup = dir.resolve("backup");
+    BackupGenerator.generate(
+        GeneratorSpec.defaults()
+            .withSeed(UUID.randomUUID().getMostSignificantBits())
+            .withDomains(1)
+            .withAccounts(2)
+            .withItemsPerAccount(150)
+            .withShares(false),
+        backup);
+    List<String> accounts = new ArrayList<>();
+    try (BackupReader reader = BackupReader.open(new LocalBackupStorage(backup))) {
+      for (String id : reader.accountIds()) {
+        if (reader.account(id) instanceof Parsed.Ok<Account> ok) {
+          accounts.add(ok.value().name());
+        }
+      }
+    }
+    Path archives = dir.resolve("archives");
+    try (TestDatabase mailstore = TestMariaDb.createDatabase()) {
+      Cli.Result restored =
+          Cli.run(
+              Cli.args(
+                  List.of("restore", "run", "--backup", backup.toString()),
+                  Cli.store(mailstore, dir.resolve("volume"))));
+      assertThat(restored.exitCode()).as(restored.out() + restored.err()).isZero();
+      List<String> export =
+          new ArrayList<>(List.of("export", "zimbra-tgz", "--out", archives.toString()));
+      accounts.forEach(a -> export.addAll(List.of("--account", a)));
+      Cli.Result exported = Cli.run(Cli.args(export, Cli.database(mailstore)));
+      assertThat(exported.exitCode()).as(exported.out() + exported.err()).isZero();
+    }
+    // Accounts of their own on the servers this JVM's other tests write to: an archive's file
+    // name is its account's address.
+    String domain = "z" + Long.toHexString(System.nanoTime()) + ".example";
+    for (String account : accounts) {
+      Path archive = archives.resolve(account + ".tgz");
+      Files.move(archive, archives.resolve(account.replaceAll("@.*", "@" + domain) + ".tgz"));
+    }
+
+    List<String> flags = new ArrayList<>(List.of("--zimbra-tgz", archives.toString()));
+    flags.addAll(imap.targetArgs());
+    flags.addAll(List.of("--target", "dav://127.0.0.1:" + radicale.port() + "/"));
+    flags.addAll(Cli.database(own.database()));
+    Map<String, String> env = new HashMap<>(imap.environment());
+    env.put("MAILRESTORE_DAV_USER", RadicaleServer.ADMIN);
+    env.put("MAILRESTORE_DAV_PASSWORD", RadicaleServer.ADMIN_PASSWORD);
+    long before = resources(radicale);
+    String first = run(env, "restore run", flags);
+    assertThat(first).contains("COMPLETED").contains(" 0 failed");
+    assertThat(resources(radicale)).as("the archives' contacts and events").isGreaterThan(before);
+    assertThat(run(env, "verify", flags)).contains("no differences");
+  }
+
+  /**
+   * The DAV target alone, killed with SIGKILL five times while it writes, resumed after each: every
+   * contact, appointment and task is on the server once, recorded once, and verify finds no
+   * difference. Its users' homes are under a directory of this test's own ({@code --dav-home}).
+   */
+  @Test
+  void killedFiveTimesThenResumedLosesAndDoublesNothing() throws Exception {
+    assumeTrue(RadicaleServer.installed(), "radicale is not installed: .ci/run installs it");
+    RadicaleServer radicale = RadicaleServer.get();
+    Path backup = RestoreProcesses.generate(dir.resolve("backup"), 2, 3000, 39);
+    String prefix = "k" + Long.toHexString(System.nanoTime());
+    List<String> flags = new ArrayList<>(List.of("--backup", backup.toString()));
+    flags.addAll(
+        List.of(
+            "--target",
+            "dav://127.0.0.1:" + radicale.port() + "/",
+            "--dav-home",
+            prefix + "/{address}/"));
+    flags.addAll(Cli.database(own.database()));
+    Map<String, String> env =
+        Map.of(
+            "MAILRESTORE_DAV_USER", RadicaleServer.ADMIN,
+            "MAILRESTORE_DAV_PASSWORD", RadicaleServer.ADMIN_PASSWORD);
+
+    long seed = Long.getLong("mailrestore.it.kill-seed", System.nanoTime());
+    SplittableRandom random = new SplittableRandom(seed);
+    String operation = null;
+    int kills = 0;
+    // Kill points count what the server holds: a cluster's resources are written one by one and
+    // recorded at once, so a kill lands in the middle of a cluster, which the next run finds in
+    // doubt.
+    long killAt = 1 + random.nextInt(40);
+    while (kills < 5) {
+      List<String> args = new ArrayList<>(List.of("restore", "run", "--lease-seconds", "3"));
+      args.addAll(flags);
+      if (operation != null) {
+        args.addAll(List.of("--operation", operation));
+      }
+      CliProcess child = CliProcess.start(own.database().server().password(), null, env, args);
+      operation = child.operation();
+      long threshold = killAt;
+      if (!awaitOnServer(child, radicale, prefix, n -> n >= threshold)) {
+        System.out.println(child.output());
+        break; // it finished before this kill point
+      }
+      child.kill();
+      kills++;
+      killAt = onServer(radicale, prefix) + 10 + random.nextInt(50);
+    }
+    assertThat(kills).as("kills (seed %d)", seed).isEqualTo(5);
+    List<String> resume = new ArrayList<>(flags);
+    resume.addAll(List.of("--operation", operation, "--lease-seconds", "3"));
+    assertThat(run(env, "restore run", resume)).contains("COMPLETED").contains(" 0 failed");
+    assertThat(run(env, "verify", flags)).contains("no differences");
+    long onServer = onServer(radicale, prefix);
+    String context = "after 5 kills (seed " + seed + ")";
+    assertThat(onServer).as("on the server, " + context).isEqualTo(recorded()).isPositive();
+    assertThat(count("SELECT COUNT(DISTINCT account_id, href) FROM dav_resource"))
+        .as("each resource recorded once, " + context)
+        .isEqualTo(recorded());
+  }
+
+  private long recorded() throws Exception {
+    try {
+      return count("SELECT COUNT(*) FROM dav_resource");
+    } catch (java.sql.SQLException e) {
+      return 0; // the target has not made its tables yet
+    }
+  }
+
+  private long count(String sql) throws Exception {
+    return Sql.queryOne(own.database().dataSource(), sql, rs -> rs.getLong(1)).orElse(0L);
+  }
+
+  private static boolean awaitOnServer(
+      CliProcess process, RadicaleServer radicale, String prefix, LongPredicate until)
+      throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+    while (process.isAlive()) {
+      if (until.test(onServer(radicale, prefix))) {
+        return true;
+      }
+      assertThat(System.nanoTime())
+          .as("no progress in 3 minutes:%n%s", process.output())
+          .isLessThan(deadline);
+      Thread.sleep(20);
+    }
+    return false;
+  }
+
+  /** The cards and calendar objects under the homes of one test. */
+  private static long onServer(RadicaleServer radicale, String prefix) throws IOException {
+    Path root = radicale.collections().resolve(prefix);
+    if (!Files.exists(root)) {
+      return 0;
+    }
+    for (int attempt = 1; ; attempt++) {
+      try (Stream<Path> files = Files.walk(root)) {
+        return files
+            .filter(f -> f.toString().endsWith(".vcf") || f.toString().endsWith(".ics"))
+            .filter(f -> !f.toString().contains("/.Radicale"))
+            .count();
+      } catch (java.io.UncheckedIOException | java.nio.file.NoSuchFileException e) {
+        if (attempt == 10) {
+          throw e; // Radicale's temporary files come and go while it writes: walk again
+        }
+      }
+    }
+  }
+
+  /** The cards and calendar objects Radicale keeps, in its own storage. */
+  private static long resources(RadicaleServer radicale) throws IOException {
+    try (Stream<Path> files = Files.walk(radicale.collections())) {
+      return files
+          .filter(f -> f.toString().endsWith(".vcf") || f.toString().endsWith(".ics"))
+          .filter(f -> !f.toString().contains("/.Radicale"))
+          .count();
+    }
+  }
+
+  private String run(Map<String, String> env, String command, List<String> flags) throws Exception {
+    List<String> args = new ArrayList<>(List.of(command.split(" ")));
+    args.addAll(flags);
+    CliProcess process = CliProcess.start(own.database().server().password(), null, env, args);
+    int exit = process.waitFor(300);
+    System.out.println(process.output());
+    assertThat(exit).as(process.output()).isZero();
+    return process.output();
+  }
+}

@@ -1,0 +1,363 @@
+package org.mailrestore.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.mailrestore.backup.BackupManifest;
+import org.mailrestore.backup.BackupWriter;
+import org.mailrestore.backup.ItemLayout;
+import org.mailrestore.backup.ItemSink;
+import org.mailrestore.blob.BlobCompression;
+import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.dav.CalendarObject;
+import org.mailrestore.dav.ContactCard;
+import org.mailrestore.dav.DavClient;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.Domain;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.mail.SystemFolder;
+import org.mailrestore.testkit.RadicaleServer;
+import org.mailrestore.testkit.ScratchSpace;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * Contacts and events into a real Radicale through the DAV target, next to vdirsyncer uploading the
+ * same cards and calendar objects from a vdir, in the same run and into the same server (each under
+ * homes of its own). mailrestore runs as a user runs it (a cold CLI restoring a backup whose
+ * accounts hold only contacts and appointments); vdirsyncer syncs one pair per collection.
+ */
+@Command(
+    name = "dav",
+    mixinStandardHelpOptions = true,
+    description =
+        "Contacts and events into Radicale through the DAV target, next to vdirsyncer uploading"
+            + " the same vdir (items/s, and CPU per 1,000 items of each side and of Radicale).")
+final class DavCommand implements Callable<Integer> {
+
+  @Option(names = "--contacts", defaultValue = "2000", description = "Contacts (default: 2000)")
+  int contacts;
+
+  @Option(names = "--events", defaultValue = "2000", description = "Events (default: 2000)")
+  int events;
+
+  @Option(names = "--accounts", defaultValue = "4", description = "Accounts (default: 4)")
+  int accounts;
+
+  @Option(names = "--heap", description = "The restore JVM's heap (-Xmx), e.g. 128m")
+  String heap;
+
+  @Option(names = "--json", description = "Also write the results to this file")
+  Path json;
+
+  @Mixin ServerOptions mariadb;
+
+  private static final Path VDIRSYNCER = Path.of("/usr/bin/vdirsyncer");
+  private static final String DOMAIN = "dav.bench.example";
+
+  @Override
+  public Integer call() throws Exception {
+    if (!RadicaleServer.installed() || !Files.isExecutable(VDIRSYNCER)) {
+      System.err.println("radicale and vdirsyncer are not installed: apt-get install them");
+      return 2;
+    }
+    RadicaleServer radicale = RadicaleServer.get();
+    Path work = ScratchSpace.directory("mailrestore-bench-dav-");
+    Path backup = work.resolve("backup");
+    Path vdir = work.resolve("vdir");
+    long items = write(backup, vdir);
+    ColdCli cli = ColdCli.prepared();
+
+    // vdirsyncer: one pair per collection, the collections made first as the target makes them.
+    String run = Long.toHexString(System.nanoTime());
+    DavClient admin =
+        new DavClient(
+            HttpClient.newHttpClient(), RadicaleServer.ADMIN, RadicaleServer.ADMIN_PASSWORD);
+    URI peerRoot = URI.create(radicale.url() + "v" + run + "/");
+    admin.makeCollection(peerRoot);
+    StringBuilder config =
+        new StringBuilder("[general]\nstatus_path = \"" + work.resolve("status") + "/\"\n");
+    List<String> pairs = new ArrayList<>();
+    for (int a = 0; a < accounts; a++) {
+      URI home = peerRoot.resolve(account(a) + "/");
+      admin.makeCollection(home);
+      admin.makeAddressBook(home.resolve("contacts/"), "Contacts");
+      admin.makeCalendar(home.resolve("calendar/"), "Calendar", "VEVENT", null);
+      for (String collection : List.of("contacts", "calendar")) {
+        String pair = collection + a;
+        pairs.add(pair);
+        boolean cards = collection.equals("contacts");
+        config.append(
+            """
+
+            [pair %1$s]
+            a = "%1$s_local"
+            b = "%1$s_remote"
+            collections = null
+
+            [storage %1$s_local]
+            type = "filesystem"
+            path = "%2$s/"
+            fileext = "%3$s"
+
+            [storage %1$s_remote]
+            type = "%4$s"
+            url = "%5$s"
+            username = "%6$s"
+            password = "%7$s"
+            """
+                .formatted(
+                    pair,
+                    vdir.resolve(account(a)).resolve(collection),
+                    cards ? ".vcf" : ".ics",
+                    cards ? "carddav" : "caldav",
+                    home.resolve(collection + "/"),
+                    RadicaleServer.ADMIN,
+                    RadicaleServer.ADMIN_PASSWORD));
+      }
+    }
+    Path configFile = work.resolve("vdirsyncer.conf");
+    Files.writeString(configFile, config, StandardCharsets.UTF_8);
+    List<String> discover = new ArrayList<>(List.of(VDIRSYNCER.toString(), "-c"));
+    discover.add(configFile.toString());
+    discover.add("discover");
+    Processes.run(discover, work);
+    List<String> sync =
+        new ArrayList<>(
+            List.of(
+                ColdCli.TIME.toString(),
+                "-o",
+                work.resolve("vdirsyncer.time").toString(),
+                "-f",
+                "%e %U %S %M",
+                VDIRSYNCER.toString(),
+                "-c",
+                configFile.toString(),
+                "sync"));
+    sync.addAll(pairs);
+    long radicaleBefore = Processes.cpuTicks(radicale.pid(), false);
+    long t0 = System.nanoTime();
+    Processes.run(sync, work);
+    double peerSeconds = (System.nanoTime() - t0) / 1e9;
+    double peerRadicale =
+        (Processes.cpuTicks(radicale.pid(), false) - radicaleBefore) / Processes.TICKS_PER_SECOND;
+    String[] t = Files.readString(work.resolve("vdirsyncer.time")).strip().split("\\s+");
+    double peerCpu = Double.parseDouble(t[1]) + Double.parseDouble(t[2]);
+    long peerItems = resources(radicale, "v" + run);
+
+    // mailrestore: a cold CLI restoring the backup into homes of its own.
+    ColdCli.Measured ours;
+    double ourRadicale;
+    try (BenchDatabase db =
+        new BenchDatabase(mariadb.url, mariadb.user, mariadb.password(), "dav", 1)) {
+      List<String> arguments =
+          List.of(
+              "restore",
+              "run",
+              "--backup",
+              backup.toString(),
+              "--target",
+              "dav://127.0.0.1:" + radicale.port() + "/",
+              "--dav-home",
+              "m" + run + "/{address}/",
+              "--jdbc-url",
+              db.jdbcUrl(),
+              "--db-user",
+              mariadb.user);
+      Map<String, String> env = new LinkedHashMap<>();
+      env.put("MAILRESTORE_DAV_USER", RadicaleServer.ADMIN);
+      env.put("MAILRESTORE_DAV_PASSWORD", RadicaleServer.ADMIN_PASSWORD);
+      if (heap != null) {
+        env.put("MAILRESTORE_JAVA_OPTS", "-Xmx" + heap);
+      }
+      radicaleBefore = Processes.cpuTicks(radicale.pid(), false);
+      ours = cli.run(arguments, env, work);
+      ourRadicale =
+          (Processes.cpuTicks(radicale.pid(), false) - radicaleBefore) / Processes.TICKS_PER_SECOND;
+    }
+    long ourItems = resources(radicale, "m" + run);
+    if (ourItems != items || peerItems != items) {
+      throw new IllegalStateException(
+          "Radicale holds "
+              + ourItems
+              + " resources from mailrestore and "
+              + peerItems
+              + " from vdirsyncer, not "
+              + items);
+    }
+
+    Report report = new Report("contacts and events into Radicale, next to vdirsyncer");
+    report.context(
+        "items", contacts + " contacts and " + events + " events in " + accounts + " accounts");
+    report.context("server", "Radicale (Debian), its own storage on " + radicale.collections());
+    report.context(
+        "CPU per 1,000 items",
+        String.format(
+            Locale.ROOT,
+            "mailrestore JVM %.3f s, its Radicale %.3f s; vdirsyncer %.3f s, its Radicale %.3f s",
+            ours.cpuSeconds() * 1000 / items,
+            ourRadicale * 1000 / items,
+            peerCpu * 1000 / items,
+            peerRadicale * 1000 / items));
+    report.context(
+        "max RSS",
+        String.format(
+            Locale.ROOT,
+            "mailrestore %d MiB%s, vdirsyncer %d MiB",
+            ours.maxRssKib() >> 10,
+            heap == null ? "" : " (-Xmx" + heap + ")",
+            Long.parseLong(t[3]) >> 10));
+    Report.Row peer =
+        report.add("dav", "vdirsyncer sync (one pair per collection)", items, 0, peerSeconds);
+    report.add(
+        "dav", "mailrestore restore run (" + cli.describe() + ")", items, 0, ours.seconds(), peer);
+    report.print(System.out);
+    if (json != null) {
+      report.writeJson(json);
+    }
+    return 0;
+  }
+
+  private String account(int index) {
+    return "user" + index + "@" + DOMAIN;
+  }
+
+  /**
+   * Writes a backup whose accounts hold only contacts (Contacts) and appointments (Calendar), and
+   * the same cards and calendar objects as a vdir; returns how many items.
+   */
+  private long write(Path backup, Path vdir) throws IOException, CalendarObject.Refused {
+    long count = 0;
+    BackupManifest manifest =
+        BackupManifest.current("dav.bench.example", Instant.now(), "the DAV benchmark");
+    try (BackupWriter writer = BackupWriter.create(backup, manifest)) {
+      writer.writeDomain(new Domain(DOMAIN, "active", Map.of()));
+      for (int a = 0; a < accounts; a++) {
+        Account account =
+            new Account(
+                UUID.nameUUIDFromBytes(account(a).getBytes(StandardCharsets.UTF_8)).toString(),
+                account(a),
+                DOMAIN,
+                null,
+                "active",
+                false,
+                List.of(),
+                Map.of());
+        Path cards = Files.createDirectories(vdir.resolve(account(a)).resolve("contacts"));
+        Path calendar = Files.createDirectories(vdir.resolve(account(a)).resolve("calendar"));
+        int id = SystemFolder.FIRST_USER_ID;
+        try (ItemSink sink = writer.openAccount(account, ItemLayout.PACKED)) {
+          for (int c = a; c < contacts; c += accounts) {
+            String uid =
+                UUID.nameUUIDFromBytes(("contact " + c).getBytes(StandardCharsets.UTF_8))
+                    .toString();
+            Map<String, String> fields = new LinkedHashMap<>();
+            fields.put("firstName", "First" + c);
+            fields.put("lastName", "Last" + c);
+            fields.put("email", "person" + c + "@example.org");
+            fields.put("mobilePhone", "+49 30 " + (1_000_000 + c));
+            fields.put("company", "Company " + (c % 97));
+            fields.put("homeCity", "City " + (c % 31));
+            Revision state =
+                Revision.builder(1, 1_700_000_000_000L)
+                    .uuid(uid)
+                    .folder(SystemFolder.CONTACTS.id())
+                    .date(1_700_000_000_000L)
+                    .attrs(fields)
+                    .build();
+            sink.write(new Item(id++, ItemType.CONTACT, List.of(state)));
+            Files.writeString(
+                cards.resolve(uid + ".vcf"),
+                ContactCard.write(ContactCard.toCard(uid, fields)),
+                StandardCharsets.UTF_8);
+            count++;
+          }
+          for (int e = a; e < events; e += accounts) {
+            String uid = "event-" + e + "@" + DOMAIN;
+            byte[] content = invite(uid, e);
+            BlobDigest digest = BlobDigest.ofContent(content);
+            writer.writeBlob(digest, content, BlobCompression.NONE);
+            Revision state =
+                Revision.builder(1, 1_700_000_000_000L)
+                    .uuid(UUID.randomUUID().toString())
+                    .folder(SystemFolder.CALENDAR.id())
+                    .date(1_700_000_000_000L)
+                    .subject("Meeting " + e)
+                    .blob(content.length, digest)
+                    .build();
+            sink.write(new Item(id++, ItemType.APPOINTMENT, List.of(state)));
+            String text = CalendarObject.calendarText(content);
+            Files.writeString(
+                calendar.resolve(
+                    UUID.nameUUIDFromBytes(uid.getBytes(StandardCharsets.UTF_8)) + ".ics"),
+                CalendarObject.write(CalendarObject.resource(text, ItemType.APPOINTMENT, uid)),
+                StandardCharsets.UTF_8);
+            count++;
+          }
+        }
+      }
+    }
+    return count;
+  }
+
+  /** An appointment's content as Zimbra keeps it: a message with its weekly meeting's iCalendar. */
+  private static byte[] invite(String uid, int n) {
+    String day = String.format(Locale.ROOT, "202501%02d", 1 + n % 28);
+    String calendar =
+        String.join(
+            "\r\n",
+            "BEGIN:VCALENDAR",
+            "VERSION:2.0",
+            "PRODID:-//mailrestore//benchmark//EN",
+            "METHOD:PUBLISH",
+            "BEGIN:VEVENT",
+            "UID:" + uid,
+            "DTSTAMP:20250101T000000Z",
+            "DTSTART:" + day + "T090000Z",
+            "DTEND:" + day + "T100000Z",
+            "SUMMARY:Meeting " + n,
+            "LOCATION:Room " + (n % 12),
+            "RRULE:FREQ=WEEKLY;COUNT=" + (2 + n % 20),
+            "ORGANIZER:mailto:organizer" + (n % 50) + "@example.org",
+            "ATTENDEE;PARTSTAT=ACCEPTED:mailto:person" + n + "@example.org",
+            "BEGIN:VALARM",
+            "ACTION:DISPLAY",
+            "DESCRIPTION:Meeting " + n,
+            "TRIGGER:-PT10M",
+            "END:VALARM",
+            "END:VEVENT",
+            "END:VCALENDAR",
+            "");
+    return ("Subject: Meeting "
+            + n
+            + "\r\nMIME-Version: 1.0\r\nContent-Type: text/calendar; charset=utf-8;"
+            + " method=PUBLISH\r\n\r\n"
+            + calendar)
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The cards and calendar objects under one side's homes, in Radicale's own storage. */
+  private static long resources(RadicaleServer radicale, String root) throws IOException {
+    try (Stream<Path> files = Files.walk(radicale.collections().resolve(root))) {
+      return files
+          .filter(f -> f.toString().endsWith(".vcf") || f.toString().endsWith(".ics"))
+          .filter(f -> !f.toString().contains("/.Radicale"))
+          .count();
+    }
+  }
+}

@@ -1,0 +1,257 @@
+package org.mailrestore.dav;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.dav.DavRecords.CollectionKind;
+import org.mailrestore.dav.DavRecords.CollectionRow;
+import org.mailrestore.dav.DavRecords.ResourceRow;
+import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.RestoredStore;
+import org.mailrestore.mail.Account;
+import org.mailrestore.mail.Grant;
+import org.mailrestore.mail.Item;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.mail.SystemFolder;
+import org.mailrestore.source.MailSource;
+
+/**
+ * What a DAV server holds of a restore, read from the server through the target's records: each
+ * collection as a folder, each card as a contact with its fields by the mapping, each calendar
+ * object as an appointment or task that names the content it was made from when it is still what
+ * was made from it.
+ */
+final class DavReadBack implements RestoredStore {
+
+  private final DavServer server;
+  private final DavRecords records;
+
+  DavReadBack(DavServer server, DavRecords records) {
+    this.server = server;
+    this.records = records;
+  }
+
+  /**
+   * Item details are compared as the mapping keeps them ({@link #expected}); tags travel as the
+   * resources' marked {@code CATEGORIES}; a DAV server holds no grants of ours, so it is asked for
+   * none.
+   */
+  @Override
+  public Set<Fidelity> fidelity() {
+    return EnumSet.of(Fidelity.ITEM_DETAILS, Fidelity.TAGS, Fidelity.GRANTS);
+  }
+
+  /**
+   * A contact keeps its fields as its card holds them; an appointment or task keeps what its
+   * calendar object holds, compared as the content it was made from; both keep the item's tags.
+   * Neither keeps flags, dates or Zimbra's own details (sender, subject, uuid).
+   */
+  @Override
+  public Revision expected(ItemType type, Revision backup) {
+    Revision.Builder b = kept(backup.folderId()).tags(backup.tags());
+    if (type == ItemType.CONTACT) {
+      b.attrs(CardFields.of(ContactCard.toCard("expected", backup.attrs())));
+    } else {
+      b.blob(backup.size(), backup.digest());
+    }
+    return b.build();
+  }
+
+  private static Revision.Builder kept(int folder) {
+    return Revision.builder(1, 0).folder(folder).flags("").tags(List.of()).date(0);
+  }
+
+  @Override
+  public boolean holds(ItemType type) {
+    return DavTarget.CARRIED.contains(type);
+  }
+
+  @Override
+  public boolean keepsBytes(ItemType type) {
+    return false;
+  }
+
+  @Override
+  public Optional<Grant> expected(Grant grant) {
+    return Optional.empty(); // sharing address books and calendars is not written yet
+  }
+
+  @Override
+  public Optional<RestoredAccount> account(String name) throws SQLException {
+    Optional<Integer> key = records.findAccount(name);
+    if (key.isEmpty()) {
+      return Optional.empty();
+    }
+    int at = name.indexOf('@');
+    return Optional.of(
+        new RestoredAccount(
+            new ProvisionedAccount(key.get(), name, name, false),
+            new Account(
+                name,
+                name,
+                at < 0 ? null : name.substring(at + 1),
+                null,
+                "active",
+                false,
+                List.of(),
+                Map.of())));
+  }
+
+  @Override
+  public Map<Integer, RestoredItem> items(ProvisionedAccount account, Collection<Integer> ids)
+      throws SQLException, IOException {
+    Map<Integer, RestoredItem> found = new HashMap<>();
+    Map<Integer, CollectionRow> collections = records.collections(account.key());
+    URI home = server.home(account.name());
+    Map<String, DavClient.Collection> onServer = new HashMap<>();
+    for (DavClient.Collection c : server.client().collections(home)) {
+      onServer.put(c.href().getPath(), c);
+    }
+    for (int id : ids) {
+      CollectionRow row = collections.get(id);
+      if (row == null || SystemFolder.isReserved(id)) {
+        continue;
+      }
+      String name = row.name();
+      if (row.kind() != CollectionKind.NONE) {
+        DavClient.Collection there = onServer.get(home.resolve(row.href()).getPath());
+        if (there == null) {
+          continue;
+        }
+        name = there.displayName() == null ? name : there.displayName();
+      }
+      Revision state =
+          Revision.builder(1, 0)
+              .folder(row.parentId())
+              .name(name)
+              .view(row.view())
+              .color(row.color())
+              .build();
+      found.put(id, new RestoredItem(new Item(id, ItemType.FOLDER, List.of(state)), null));
+    }
+    Map<Integer, List<ResourceRow>> byCollection = new LinkedHashMap<>();
+    for (ResourceRow r : records.resources(account.key(), ids)) {
+      byCollection.computeIfAbsent(r.collectionId(), k -> new ArrayList<>()).add(r);
+    }
+    for (Map.Entry<Integer, List<ResourceRow>> e : byCollection.entrySet()) {
+      CollectionRow collection = collections.get(e.getKey());
+      if (collection == null) {
+        continue;
+      }
+      Map<String, String> data = listing(home, collection);
+      for (ResourceRow r : e.getValue()) {
+        String text = data.get(home.resolve(r.href()).getPath());
+        if (text != null) {
+          found.put(r.id(), new RestoredItem(item(r, text), null));
+        }
+      }
+    }
+    return found;
+  }
+
+  /** The resources of a collection on the server: their data by path. */
+  private Map<String, String> listing(URI home, CollectionRow collection) throws IOException {
+    URI uri = home.resolve(collection.href());
+    List<DavClient.Resource> resources =
+        collection.kind() == CollectionKind.ADDRESSBOOK
+            ? server.client().cards(uri)
+            : server.client().calendarObjects(uri);
+    Map<String, String> data = new HashMap<>();
+    for (DavClient.Resource r : resources) {
+      data.put(r.href().getPath(), r.data());
+    }
+    return data;
+  }
+
+  private static Item item(ResourceRow r, String text) {
+    ItemType type = ItemType.fromCode(r.type());
+    Revision.Builder b = kept(r.collectionId()).tags(DavResource.tagsOf(type, text));
+    if (type == ItemType.CONTACT) {
+      try {
+        List<ezvcard.VCard> cards = ContactCard.read(text);
+        b.attrs(cards.size() == 1 ? CardFields.of(cards.get(0)) : Map.of("card", text));
+      } catch (IOException e) {
+        b.attrs(Map.of("unreadable card", String.valueOf(e.getMessage())));
+      }
+    } else {
+      byte[] canonical = DavResource.canonical(type, text);
+      if (canonical != null && Arrays.equals(canonical, r.writtenSha256())) {
+        b.blob(r.sourceSize(), r.sourceDigest());
+      } else {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        b.blob(bytes.length, BlobDigest.ofContent(bytes));
+      }
+    }
+    return new Item(r.id(), type, List.of(b.build()));
+  }
+
+  /**
+   * The tags and folders recorded, and the resources recorded that the server still holds: a home
+   * may hold the user's own cards and events beside the restored ones, as an IMAP inbox holds mail
+   * of its own.
+   */
+  @Override
+  public long countItems(ProvisionedAccount account) throws SQLException, IOException {
+    URI home = server.home(account.name());
+    long count = records.tags(account.key()).size();
+    Map<Integer, CollectionRow> collections = records.collections(account.key());
+    for (CollectionRow c : collections.values()) {
+      if (!SystemFolder.isReserved(c.id())) {
+        count++;
+      }
+    }
+    Map<Integer, List<ResourceRow>> byCollection = new HashMap<>();
+    for (ResourceRow r : records.resources(account.key())) {
+      byCollection.computeIfAbsent(r.collectionId(), k -> new ArrayList<>()).add(r);
+    }
+    for (Map.Entry<Integer, List<ResourceRow>> e : byCollection.entrySet()) {
+      CollectionRow c = collections.get(e.getKey());
+      if (c == null) {
+        continue;
+      }
+      Set<String> held = listing(home, c).keySet();
+      Set<String> recorded = new HashSet<>();
+      for (ResourceRow r : e.getValue()) {
+        if (held.contains(home.resolve(r.href()).getPath()) && recorded.add(r.href())) {
+          count++;
+        }
+      }
+    }
+    return count;
+  }
+
+  @Override
+  public Map<Integer, String> tags(ProvisionedAccount account) throws SQLException {
+    return records.tags(account.key());
+  }
+
+  @Override
+  public List<Grant> grants(ProvisionedAccount account) {
+    return List.of();
+  }
+
+  @Override
+  public Map<Integer, Revision.MountTarget> mounts(ProvisionedAccount account) {
+    return Map.of();
+  }
+
+  @Override
+  public MailSource asSource() throws IOException {
+    throw new IOException(
+        "export from a DAV server is not built yet: export the mail from the other target");
+  }
+}
