@@ -127,14 +127,7 @@ class DavFromCliIT {
             .withItemsPerAccount(150)
             .withShares(false),
         backup);
-    List<String> accounts = new ArrayList<>();
-    try (BackupReader reader = BackupReader.open(new LocalBackupStorage(backup))) {
-      for (String id : reader.accountIds()) {
-        if (reader.account(id) instanceof Parsed.Ok<Account> ok) {
-          accounts.add(ok.value().name());
-        }
-      }
-    }
+    List<String> accounts = accounts(backup);
     Path archives = dir.resolve("archives");
     try (TestDatabase mailstore = TestMariaDb.createDatabase()) {
       Cli.Result restored =
@@ -169,6 +162,69 @@ class DavFromCliIT {
     assertThat(first).contains("COMPLETED").contains(" 0 failed");
     assertThat(resources(radicale)).as("the archives' contacts and events").isGreaterThan(before);
     assertThat(run(env, "verify", flags)).contains("no differences");
+  }
+
+  /**
+   * The mailstore's contacts, appointments and tasks exported as a vdir ({@code export vdir}), and
+   * that vdir restored into another mailstore ({@code --vdir}): verify against the vdir finds no
+   * difference, and a second run adds nothing.
+   */
+  @Test
+  void aVdirExportedFromTheMailstoreRestoresIntoAnother() throws Exception {
+    Path backup = dir.resolve("backup");
+    BackupGenerator.generate(
+        GeneratorSpec.defaults()
+            .withSeed(UUID.randomUUID().getMostSignificantBits())
+            .withAccounts(2)
+            .withItemsPerAccount(300)
+            .withShares(false),
+        backup);
+    List<String> accounts = accounts(backup);
+    Path vdir = dir.resolve("vdir");
+    try (TestDatabase first = TestMariaDb.createDatabase();
+        TestDatabase second = TestMariaDb.createDatabase()) {
+      ok(
+          Cli.run(
+              Cli.args(
+                  List.of("restore", "run", "--backup", backup.toString()),
+                  Cli.store(first, dir.resolve("volume-1")))));
+      List<String> export = new ArrayList<>(List.of("export", "vdir", "--out", vdir.toString()));
+      accounts.forEach(a -> export.addAll(List.of("--account", a)));
+      ok(Cli.run(Cli.args(export, Cli.database(first))));
+      try (Stream<Path> files = Files.walk(vdir)) {
+        assertThat(files.filter(f -> f.toString().endsWith(".vcf")).count()).isPositive();
+      }
+
+      List<String> restore = List.of("restore", "run", "--vdir", vdir.toString());
+      String restored = ok(Cli.run(Cli.args(restore, Cli.store(second, dir.resolve("volume-2")))));
+      assertThat(restored).contains("COMPLETED").contains(" 0 failed");
+      String verified =
+          ok(
+              Cli.run(
+                  Cli.args(
+                      List.of("verify", "--vdir", vdir.toString()),
+                      Cli.store(second, dir.resolve("volume-2")))));
+      assertThat(verified).contains("no differences");
+      String again = ok(Cli.run(Cli.args(restore, Cli.store(second, dir.resolve("volume-2")))));
+      assertThat(again).contains("COMPLETED").contains(" 0 restored");
+    }
+  }
+
+  private static String ok(Cli.Result r) {
+    assertThat(r.exitCode()).as(r.out() + r.err()).isZero();
+    return r.out();
+  }
+
+  private static List<String> accounts(Path backup) throws IOException {
+    List<String> accounts = new ArrayList<>();
+    try (BackupReader reader = BackupReader.open(new LocalBackupStorage(backup))) {
+      for (String id : reader.accountIds()) {
+        if (reader.account(id) instanceof Parsed.Ok<Account> ok) {
+          accounts.add(ok.value().name());
+        }
+      }
+    }
+    return accounts;
   }
 
   /**

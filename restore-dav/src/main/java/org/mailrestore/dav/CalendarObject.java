@@ -130,6 +130,17 @@ public final class CalendarObject {
     return items.isEmpty() ? null : items.get(0).getProperty(Uid.class).getValue();
   }
 
+  /** The summary of a resource's first component, or null. */
+  public static String summary(ICalendar resource) {
+    List<? extends ICalComponent> items =
+        resource.getEvents().isEmpty() ? resource.getTodos() : resource.getEvents();
+    if (items.isEmpty()) {
+      return null;
+    }
+    biweekly.property.Summary s = items.get(0).getProperty(biweekly.property.Summary.class);
+    return s == null ? null : s.getValue();
+  }
+
   /** The resource as iCalendar 2.0 text, with the time zones its components name. */
   public static String write(ICalendar resource) {
     return Biweekly.write(resource).go();

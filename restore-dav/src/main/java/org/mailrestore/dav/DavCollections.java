@@ -95,7 +95,7 @@ final class DavCollections {
       return null;
     }
     CollectionKind kind = kindOfView(ItemType.FOLDER, system.view());
-    String href = system.folderName().toLowerCase(Locale.ROOT).replace(' ', '-') + "/";
+    String href = collectionName(folderId, system.folderName()) + "/";
     row = new CollectionRow(folderId, href, system.folderName(), 1, kind, system.view(), 0);
     if (kind != CollectionKind.NONE) {
       makeOnServer(row);
@@ -216,7 +216,18 @@ final class DavCollections {
     return zimbraColor > 0 && zimbraColor < COLORS.length ? COLORS[zimbraColor] : null;
   }
 
-  /** A collection name of safe characters from a folder's name (its id keeps it unique). */
+  /**
+   * A collection's name, of safe characters: a system folder's own ({@code emailed-contacts}), any
+   * other's from its name and its id in the source ({@code work-contacts-300}), unique under a
+   * home.
+   */
+  static String collectionName(int folderId, String name) {
+    if (SystemFolder.isReserved(folderId)) {
+      return name.toLowerCase(Locale.ROOT).replace(' ', '-');
+    }
+    return slug(name) + "-" + folderId;
+  }
+
   private static String slug(String name) {
     StringBuilder b = new StringBuilder();
     for (char c : name.toLowerCase(Locale.ROOT).toCharArray()) {

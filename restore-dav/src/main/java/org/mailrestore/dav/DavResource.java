@@ -86,6 +86,21 @@ record DavResource(ItemType type, String uid, String name, String text, byte[] c
     return begin + "\n" + String.join("\n", parts) + "\nEND\n";
   }
 
+  /**
+   * The UID of an item that brings none of its own (a contact; a calendar component without one):
+   * its UUID in the source, else one made from the account and its id there, the same on every run.
+   */
+  static String itemUid(String account, int itemId, org.mailrestore.mail.Revision state) {
+    String uuid = state.uuid();
+    if (uuid != null && !uuid.isBlank()) {
+      return uuid;
+    }
+    return UUID.nameUUIDFromBytes(
+            (account.toLowerCase(java.util.Locale.ROOT) + "/" + itemId)
+                .getBytes(StandardCharsets.UTF_8))
+        .toString();
+  }
+
   String contentType() {
     return type == ItemType.CONTACT ? VCARD : ICALENDAR;
   }

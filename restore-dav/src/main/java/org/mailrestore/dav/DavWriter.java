@@ -2,16 +2,13 @@ package org.mailrestore.dav;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.dav.DavClient.Answer;
@@ -282,19 +279,8 @@ final class DavWriter implements MailboxWriter {
     }
   }
 
-  /**
-   * The UID of an item that brings none of its own: its UUID in the source, else one made from the
-   * account and its id there, the same on every run.
-   */
   private String contactUid(ItemToWrite item) {
-    String uuid = item.state().uuid();
-    if (uuid != null && !uuid.isBlank()) {
-      return uuid;
-    }
-    return UUID.nameUUIDFromBytes(
-            (account.name().toLowerCase(Locale.ROOT) + "/" + item.oldId())
-                .getBytes(StandardCharsets.UTF_8))
-        .toString();
+    return DavResource.itemUid(account.name(), item.oldId(), item.state());
   }
 
   private static BlobDigest contentDigest(ItemToWrite item) {
