@@ -46,6 +46,9 @@ public final class CalendarObject {
   /** The most bytes of iCalendar read from one item. */
   public static final int MAX_CALENDAR_BYTES = 10 * 1024 * 1024;
 
+  /** One session for every item: making one looks its providers up in every jar, each time. */
+  private static final Session SESSION = Session.getInstance(new Properties());
+
   private CalendarObject() {}
 
   /**
@@ -62,8 +65,7 @@ public final class CalendarObject {
       return new String(content, StandardCharsets.UTF_8);
     }
     try {
-      MimeMessage message =
-          new MimeMessage(Session.getInstance(new Properties()), new ByteArrayInputStream(content));
+      MimeMessage message = new MimeMessage(SESSION, new ByteArrayInputStream(content));
       Part part = calendarPart(message, 0);
       if (part == null) {
         throw new Refused("its content has no text/calendar part");
