@@ -111,6 +111,12 @@ final class SuiteCommand implements Callable<Integer> {
                 + " import; a large folder's memory",
             List.of("imap", "--large", quick ? "20000" : "75000")),
         new Scenario(
+            "dav",
+            "contacts and events into a live Radicale through the DAV target vs vdirsyncer"
+                + " uploading the same vdir",
+            List.of(
+                "dav", "--contacts", quick ? "200" : "1000", "--events", quick ? "200" : "1000")),
+        new Scenario(
             "memory",
             "the RSS of a cold restore and verify of one large folder and of one of 500, next to"
                 + " a 400 MiB budget",
