@@ -79,6 +79,24 @@ class DavFromCliIT {
     assertThat(second).contains("COMPLETED").contains(" 0 restored");
     assertThat(resources(radicale)).as("a second run adds nothing").isEqualTo(resources);
 
+    // export reads the DAV server back: a file for each card and calendar object it holds.
+    Path vdir = dir.resolve("vdir");
+    List<String> export = new ArrayList<>(List.of("export", "vdir", "--out", vdir.toString()));
+    export.addAll(flags.subList(2, flags.size())); // the targets and the database, not --backup
+    List<String> accounts = accounts(backup);
+    accounts.forEach(a -> export.addAll(List.of("--account", a)));
+    run(env, export.get(0) + " " + export.get(1), export.subList(2, export.size()));
+    long exported;
+    try (Stream<Path> files = Files.walk(vdir)) {
+      exported =
+          files.filter(f -> f.toString().endsWith(".vcf") || f.toString().endsWith(".ics")).count();
+    }
+    long held = 0;
+    for (String account : accounts) {
+      held += onServer(radicale, account);
+    }
+    assertThat(exported).as("exported from Radicale").isEqualTo(held).isPositive();
+
     // verify reads the DAV server: a card or event deleted there is a difference.
     Path gone;
     try (Stream<Path> files = Files.walk(radicale.collections())) {

@@ -164,7 +164,7 @@ final class DavReadBack implements RestoredStore {
   }
 
   /** The resources of a collection on the server: their data by path. */
-  private Map<String, String> listing(URI home, CollectionRow collection) throws IOException {
+  Map<String, String> listing(URI home, CollectionRow collection) throws IOException {
     URI uri = home.resolve(collection.href());
     List<DavClient.Resource> resources =
         collection.kind() == CollectionKind.ADDRESSBOOK
@@ -250,8 +250,7 @@ final class DavReadBack implements RestoredStore {
   }
 
   @Override
-  public MailSource asSource() throws IOException {
-    throw new IOException(
-        "export from a DAV server is not built yet: export the mail from the other target");
+  public MailSource asSource() {
+    return new DavSource(this, server, records);
   }
 }

@@ -77,6 +77,15 @@ final class DavRecords {
     return findAccount(login).orElseThrow();
   }
 
+  /** Every user a restore recorded on this server. */
+  List<String> logins() throws SQLException {
+    return Sql.query(
+        dataSource,
+        "SELECT login FROM dav_account WHERE server = ? ORDER BY login",
+        rs -> rs.getString(1),
+        server);
+  }
+
   Optional<Integer> findAccount(String login) throws SQLException {
     return Sql.queryOne(
         dataSource,
