@@ -34,12 +34,16 @@ CREATE TABLE IF NOT EXISTS dav_tag (
   PRIMARY KEY (account_id, id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
+-- source_id: the item's id in the source, which tells a resource an earlier attempt of the same
+-- cluster recorded (a composition commits the target's records before the engine's journal) from
+-- another item's of the same UID.
 -- source_digest, source_size: the content the resource was made from (an appointment's MIME
 -- message); written_sha256: the hash of the resource as written, in its canonical form, so that
 -- verify can tell the server holds what was made from that content.
 CREATE TABLE IF NOT EXISTS dav_resource (
   account_id     INT           NOT NULL,
   id             INT           NOT NULL,
+  source_id      INT           NOT NULL,
   collection_id  INT           NOT NULL,
   type           TINYINT       NOT NULL,
   href           VARCHAR(1000) NOT NULL,
@@ -48,5 +52,6 @@ CREATE TABLE IF NOT EXISTS dav_resource (
   source_size    BIGINT        NOT NULL,
   written_sha256 BINARY(32)    NOT NULL,
   PRIMARY KEY (account_id, id),
-  KEY ix_dav_resource_collection (account_id, collection_id)
+  KEY ix_dav_resource_collection (account_id, collection_id),
+  KEY ix_dav_resource_href (account_id, href(700))
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

@@ -168,6 +168,15 @@ final class DavCollections {
     return made;
   }
 
+  /** The recorded collections' ids by their place under the home. */
+  Map<String, Integer> idsByHref() throws SQLException {
+    Map<String, Integer> ids = new HashMap<>();
+    for (CollectionRow r : rows().values()) {
+      ids.put(r.href(), r.id());
+    }
+    return ids;
+  }
+
   /** Forgets the rows read, after cluster 0 added some. */
   void forget() {
     rows = null;

@@ -46,6 +46,7 @@ final class DavRecords {
   /** Where a restored resource is and what it was made from. */
   record ResourceRow(
       int id,
+      int sourceId,
       int collectionId,
       int type,
       String href,
@@ -177,13 +178,15 @@ final class DavRecords {
       throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
-            "INSERT INTO dav_resource (account_id, id, collection_id, type, href, uid,"
-                + " source_digest, source_size, written_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            "INSERT INTO dav_resource (account_id, id, source_id, collection_id, type, href, uid,"
+                + " source_digest, source_size, written_sha256)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
       for (ResourceRow r : rows) {
-        Sql.bind(ps, accountId, r.id(), r.collectionId(), r.type(), r.href(), r.uid());
-        Sql.setNullableBytes(ps, 7, r.sourceDigest() == null ? null : r.sourceDigest().toBytes());
-        ps.setLong(8, r.sourceSize());
-        ps.setBytes(9, r.writtenSha256());
+        Sql.bind(
+            ps, accountId, r.id(), r.sourceId(), r.collectionId(), r.type(), r.href(), r.uid());
+        Sql.setNullableBytes(ps, 8, r.sourceDigest() == null ? null : r.sourceDigest().toBytes());
+        ps.setLong(9, r.sourceSize());
+        ps.setBytes(10, r.writtenSha256());
         ps.addBatch();
       }
       ps.executeBatch();
@@ -203,7 +206,7 @@ final class DavRecords {
       rows.addAll(
           Sql.query(
               dataSource,
-              "SELECT id, collection_id, type, href, uid, source_digest, source_size,"
+              "SELECT id, source_id, collection_id, type, href, uid, source_digest, source_size,"
                   + " written_sha256 FROM dav_resource WHERE account_id = ? AND id IN ("
                   + Sql.placeholders(part.size())
                   + ")",
@@ -213,27 +216,39 @@ final class DavRecords {
     return rows;
   }
 
+  /** The resource a restore recorded at this place (its collection and name), if any. */
+  Optional<ResourceRow> resourceAt(int accountId, String href) throws SQLException {
+    return Sql.queryOne(
+        dataSource,
+        "SELECT id, source_id, collection_id, type, href, uid, source_digest, source_size,"
+            + " written_sha256 FROM dav_resource WHERE account_id = ? AND href = ? LIMIT 1",
+        DavRecords::resourceRow,
+        accountId,
+        href);
+  }
+
   /** Every resource of an account, for reading it back whole. */
   List<ResourceRow> resources(int accountId) throws SQLException {
     return Sql.query(
         dataSource,
-        "SELECT id, collection_id, type, href, uid, source_digest, source_size, written_sha256"
-            + " FROM dav_resource WHERE account_id = ? ORDER BY id",
+        "SELECT id, source_id, collection_id, type, href, uid, source_digest, source_size,"
+            + " written_sha256 FROM dav_resource WHERE account_id = ? ORDER BY id",
         DavRecords::resourceRow,
         accountId);
   }
 
   private static ResourceRow resourceRow(ResultSet rs) throws SQLException {
-    byte[] digest = rs.getBytes(6);
+    byte[] digest = rs.getBytes(7);
     return new ResourceRow(
         rs.getInt(1),
         rs.getInt(2),
         rs.getInt(3),
-        rs.getString(4),
+        rs.getInt(4),
         rs.getString(5),
+        rs.getString(6),
         digest == null ? null : BlobDigest.of(digest),
-        rs.getLong(7),
-        rs.getBytes(8));
+        rs.getLong(8),
+        rs.getBytes(9));
   }
 
   long countResources(int accountId) throws SQLException {

@@ -84,14 +84,23 @@ final class DavWriter implements MailboxWriter {
         newTags.add(tag);
       }
     }
+    // A collection recorded already at the same place was made by an earlier attempt of this
+    // cluster whose journal was lost (a composition commits the target's records first): it keeps
+    // its id.
+    Map<String, Integer> recorded = collections.idsByHref();
     Sql.inTransaction(
         records.dataSource(),
         c -> {
-          int n = made.size() + newTags.size();
+          int fresh = 0;
+          for (CollectionRow r : made.values()) {
+            fresh += recorded.containsKey(r.href()) ? 0 : 1;
+          }
+          int n = fresh + newTags.size();
           int next = n == 0 ? 0 : DavRecords.allocate(c, account.key(), n);
           Map<Integer, Integer> ids = new HashMap<>();
           for (Map.Entry<Integer, CollectionRow> e : made.entrySet()) {
-            ids.put(e.getKey(), next++);
+            Integer before = recorded.get(e.getValue().href());
+            ids.put(e.getKey(), before != null ? before : next++);
           }
           for (Map.Entry<Integer, CollectionRow> e : made.entrySet()) {
             CollectionRow r = e.getValue();
@@ -137,10 +146,14 @@ final class DavWriter implements MailboxWriter {
   public void writeItems(ItemBatch batch, ClusterJournal journal) throws SQLException, IOException {
     Map<ItemToWrite, Failure> failed = new LinkedHashMap<>();
     Map<ItemToWrite, ResourceRow> placed = new LinkedHashMap<>();
+    // A resource is named by its UID: one placed by this cluster for another item, or recorded
+    // for another item, is that item's (a collection holds one resource per UID).
+    java.util.Set<String> taken = new java.util.HashSet<>();
     for (ItemToWrite item : batch.items()) {
       try {
-        ResourceRow row = write(item);
+        ResourceRow row = write(item, taken);
         placed.put(item, row);
+        taken.add(row.href());
       } catch (ItemFailed f) {
         failed.put(item, new Failure(f.reason, f.getMessage()));
       }
@@ -148,15 +161,21 @@ final class DavWriter implements MailboxWriter {
     Sql.inTransaction(
         records.dataSource(),
         c -> {
+          long fresh = placed.values().stream().filter(r -> r.id() == 0).count();
           if (!placed.isEmpty()) {
-            int next = DavRecords.allocate(c, account.key(), placed.size());
+            int next = fresh == 0 ? 0 : DavRecords.allocate(c, account.key(), (int) fresh);
             List<ResourceRow> rows = new ArrayList<>(placed.size());
             for (Map.Entry<ItemToWrite, ResourceRow> e : placed.entrySet()) {
               ResourceRow r = e.getValue();
+              if (r.id() != 0) {
+                journal.restored(e.getKey(), r.id()); // recorded by an earlier attempt
+                continue;
+              }
               int id = next++;
               rows.add(
                   new ResourceRow(
                       id,
+                      r.sourceId(),
                       r.collectionId(),
                       r.type(),
                       r.href(),
@@ -186,7 +205,8 @@ final class DavWriter implements MailboxWriter {
   }
 
   /** Writes one item's resource, or finds it written; its row without an id yet. */
-  private ResourceRow write(ItemToWrite item) throws ItemFailed, IOException, SQLException {
+  private ResourceRow write(ItemToWrite item, java.util.Set<String> taken)
+      throws ItemFailed, IOException, SQLException {
     if (!DavTarget.CARRIED.contains(item.type())) {
       throw new ItemFailed(
           FailureReason.NOT_CARRIED,
@@ -214,7 +234,24 @@ final class DavWriter implements MailboxWriter {
               + DavCollections.describe(wanted));
     }
     DavResource resource = resource(item);
-    URI uri = server.home(account.name()).resolve(collection.href()).resolve(resource.name());
+    String href = collection.href() + resource.name();
+    java.util.Optional<ResourceRow> recorded = records.resourceAt(account.key(), href);
+    if (recorded.isPresent()
+        && recorded.get().sourceId() == item.oldId()
+        && !taken.contains(href)) {
+      // An earlier attempt of this cluster wrote and recorded it; only the journal was lost.
+      return recorded.get();
+    }
+    if (taken.contains(href) || recorded.isPresent()) {
+      throw new ItemFailed(
+          FailureReason.TARGET_REFUSED,
+          "another item of the UID "
+              + resource.uid()
+              + " is in \""
+              + collection.name()
+              + "\" already: a DAV collection holds one resource per UID");
+    }
+    URI uri = server.home(account.name()).resolve(href);
     Answer a = server.client().put(uri, resource.text(), resource.contentType(), true);
     if (a.status() == 412) {
       sameResource(uri, resource);
@@ -225,9 +262,10 @@ final class DavWriter implements MailboxWriter {
     }
     return new ResourceRow(
         0,
+        item.oldId(),
         collection.id(),
         item.type().code(),
-        collection.href() + resource.name(),
+        href,
         resource.uid(),
         item.type() == ItemType.CONTACT ? null : contentDigest(item),
         item.type() == ItemType.CONTACT ? 0 : contentSize(item),
