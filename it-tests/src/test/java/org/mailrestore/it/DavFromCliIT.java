@@ -52,22 +52,13 @@ class DavFromCliIT {
     assumeTrue(RadicaleServer.installed(), "radicale is not installed: .ci/run installs it");
     ImapServers.Server imap = ImapServers.DOVECOT.start();
     RadicaleServer radicale = RadicaleServer.get();
-    Path backup = dir.resolve("backup");
-    BackupGenerator.generate(
-        GeneratorSpec.defaults()
-            .withSeed(UUID.randomUUID().getMostSignificantBits())
-            .withDomains(1)
-            .withAccounts(3)
-            .withItemsPerAccount(200)
-            .withShares(false),
-        backup);
+    Path backup = generate(3, 200);
     List<String> flags = new ArrayList<>(List.of("--backup", backup.toString()));
     flags.addAll(imap.targetArgs());
     flags.addAll(List.of("--target", "dav://127.0.0.1:" + radicale.port() + "/"));
     flags.addAll(Cli.database(own.database()));
     Map<String, String> env = new HashMap<>(imap.environment());
-    env.put("MAILRESTORE_DAV_USER", RadicaleServer.ADMIN);
-    env.put("MAILRESTORE_DAV_PASSWORD", RadicaleServer.ADMIN_PASSWORD);
+    env.putAll(davAdmin());
 
     String first = run(env, "restore run", flags);
     assertThat(first).contains("COMPLETED").contains(" 0 failed");
@@ -136,15 +127,7 @@ class DavFromCliIT {
     assumeTrue(RadicaleServer.installed(), "radicale is not installed: .ci/run installs it");
     ImapServers.Server imap = ImapServers.DOVECOT.start();
     RadicaleServer radicale = RadicaleServer.get();
-    Path backup = dir.resolve("backup");
-    BackupGenerator.generate(
-        GeneratorSpec.defaults()
-            .withSeed(UUID.randomUUID().getMostSignificantBits())
-            .withDomains(1)
-            .withAccounts(2)
-            .withItemsPerAccount(150)
-            .withShares(false),
-        backup);
+    Path backup = generate(2, 150);
     List<String> accounts = accounts(backup);
     Path archives = dir.resolve("archives");
     try (TestDatabase mailstore = TestMariaDb.createDatabase()) {
@@ -173,8 +156,7 @@ class DavFromCliIT {
     flags.addAll(List.of("--target", "dav://127.0.0.1:" + radicale.port() + "/"));
     flags.addAll(Cli.database(own.database()));
     Map<String, String> env = new HashMap<>(imap.environment());
-    env.put("MAILRESTORE_DAV_USER", RadicaleServer.ADMIN);
-    env.put("MAILRESTORE_DAV_PASSWORD", RadicaleServer.ADMIN_PASSWORD);
+    env.putAll(davAdmin());
     long before = resources(radicale);
     String first = run(env, "restore run", flags);
     assertThat(first).contains("COMPLETED").contains(" 0 failed");
@@ -189,14 +171,7 @@ class DavFromCliIT {
    */
   @Test
   void aVdirExportedFromTheMailstoreRestoresIntoAnother() throws Exception {
-    Path backup = dir.resolve("backup");
-    BackupGenerator.generate(
-        GeneratorSpec.defaults()
-            .withSeed(UUID.randomUUID().getMostSignificantBits())
-            .withAccounts(2)
-            .withItemsPerAccount(300)
-            .withShares(false),
-        backup);
+    Path backup = generate(2, 300);
     List<String> accounts = accounts(backup);
     Path vdir = dir.resolve("vdir");
     try (TestDatabase first = TestMariaDb.createDatabase();
@@ -226,6 +201,27 @@ class DavFromCliIT {
       String again = ok(Cli.run(Cli.args(restore, Cli.store(second, dir.resolve("volume-2")))));
       assertThat(again).contains("COMPLETED").contains(" 0 restored");
     }
+  }
+
+  /** A generated backup of one domain, its accounts' shares left out. */
+  private Path generate(int accounts, int items) throws IOException {
+    Path backup = dir.resolve("backup");
+    BackupGenerator.generate(
+        GeneratorSpec.defaults()
+            .withSeed(UUID.randomUUID().getMostSignificantBits())
+            .withDomains(1)
+            .withAccounts(accounts)
+            .withItemsPerAccount(items)
+            .withShares(false),
+        backup);
+    return backup;
+  }
+
+  /** The tests' Radicale administrator, as the CLI takes it: from the environment. */
+  private static Map<String, String> davAdmin() {
+    return Map.of(
+        "MAILRESTORE_DAV_USER", RadicaleServer.ADMIN,
+        "MAILRESTORE_DAV_PASSWORD", RadicaleServer.ADMIN_PASSWORD);
   }
 
   private static String ok(Cli.Result r) {
@@ -264,10 +260,7 @@ class DavFromCliIT {
             "--dav-home",
             prefix + "/{address}/"));
     flags.addAll(Cli.database(own.database()));
-    Map<String, String> env =
-        Map.of(
-            "MAILRESTORE_DAV_USER", RadicaleServer.ADMIN,
-            "MAILRESTORE_DAV_PASSWORD", RadicaleServer.ADMIN_PASSWORD);
+    Map<String, String> env = davAdmin();
 
     long seed = Long.getLong("mailrestore.it.kill-seed", System.nanoTime());
     SplittableRandom random = new SplittableRandom(seed);
@@ -276,7 +269,7 @@ class DavFromCliIT {
     // Kill points count what the server holds: a cluster's resources are written one by one and
     // recorded at once, so a kill lands in the middle of a cluster, which the next run finds in
     // doubt.
-    long killAt = 1 + random.nextInt(40);
+    long killAt = 1L + random.nextInt(40);
     while (kills < 5) {
       List<String> args = new ArrayList<>(List.of("restore", "run", "--lease-seconds", "3"));
       args.addAll(flags);
