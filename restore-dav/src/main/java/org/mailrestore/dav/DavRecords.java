@@ -98,19 +98,7 @@ final class DavRecords {
 
   /** Reserves {@code n} ids for the account, in the caller's transaction; returns the first. */
   static int allocate(Connection c, int accountId, int n) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement("UPDATE dav_account SET next_id = next_id + ? WHERE id = ?")) {
-      Sql.bind(ps, n, accountId);
-      ps.executeUpdate();
-    }
-    try (PreparedStatement ps =
-        c.prepareStatement("SELECT next_id FROM dav_account WHERE id = ?")) {
-      Sql.bind(ps, accountId);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getInt(1) - n;
-      }
-    }
+    return Sql.reserveIds(c, "dav_account", accountId, n);
   }
 
   Map<Integer, CollectionRow> collections(int accountId) throws SQLException {

@@ -98,19 +98,7 @@ final class ImapRecords {
 
   /** Reserves {@code n} ids for the account, in the caller's transaction; returns the first. */
   static int allocate(Connection c, int accountId, int n) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement("UPDATE imap_account SET next_id = next_id + ? WHERE id = ?")) {
-      Sql.bind(ps, n, accountId);
-      ps.executeUpdate();
-    }
-    try (PreparedStatement ps =
-        c.prepareStatement("SELECT next_id FROM imap_account WHERE id = ?")) {
-      Sql.bind(ps, accountId);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getInt(1) - n;
-      }
-    }
+    return Sql.reserveIds(c, "imap_account", accountId, n);
   }
 
   Map<Integer, FolderRow> folders(int accountId) throws SQLException {

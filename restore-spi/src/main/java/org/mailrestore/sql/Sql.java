@@ -141,6 +141,28 @@ public final class Sql {
   }
 
   /** The largest IN list sent in one query: longer lists go in chunks of this size. */
+  /**
+   * Reserves {@code n} ids of an account in a target's own account table (a {@code next_id} column,
+   * keyed by {@code id}), in the caller's transaction, which holds the row until it ends; returns
+   * the first. Targets outside the mailstore number their items per account so.
+   */
+  public static int reserveIds(Connection c, String accountTable, int accountId, int n)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement("UPDATE " + accountTable + " SET next_id = next_id + ? WHERE id = ?")) {
+      bind(ps, n, accountId);
+      ps.executeUpdate();
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT next_id FROM " + accountTable + " WHERE id = ?")) {
+      bind(ps, accountId);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getInt(1) - n;
+      }
+    }
+  }
+
   public static final int MAX_IN_LIST = 1000;
 
   /** The most characters a TEXT column (65,535 bytes) holds whatever they are (4 bytes at most). */
