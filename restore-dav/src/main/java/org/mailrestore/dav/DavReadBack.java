@@ -96,19 +96,10 @@ final class DavReadBack implements RestoredStore {
     if (key.isEmpty()) {
       return Optional.empty();
     }
-    int at = name.indexOf('@');
+    // A DAV server keeps no account settings: the account is its address.
     return Optional.of(
         new RestoredAccount(
-            new ProvisionedAccount(key.get(), name, name, false),
-            new Account(
-                name,
-                name,
-                at < 0 ? null : name.substring(at + 1),
-                null,
-                "active",
-                false,
-                List.of(),
-                Map.of())));
+            new ProvisionedAccount(key.get(), name, name, false), Account.ofAddress(name)));
   }
 
   @Override

@@ -235,25 +235,22 @@ final class DavWriter implements MailboxWriter {
     }
     DavResource resource = resource(item);
     String href = collection.href() + resource.name();
-    java.util.Optional<ResourceRow> recorded = records.resourceAt(account.key(), href);
-    if (recorded.isPresent()
-        && recorded.get().sourceId() == item.oldId()
-        && !taken.contains(href)) {
-      // An earlier attempt of this cluster wrote and recorded it; only the journal was lost.
-      return recorded.get();
-    }
-    if (taken.contains(href) || recorded.isPresent()) {
-      throw new ItemFailed(
-          FailureReason.TARGET_REFUSED,
-          "another item of the UID "
-              + resource.uid()
-              + " is in \""
-              + collection.name()
-              + "\" already: a DAV collection holds one resource per UID");
+    if (taken.contains(href)) {
+      throw duplicate(resource, collection);
     }
     URI uri = server.home(account.name()).resolve(href);
     Answer a = server.client().put(uri, resource.text(), resource.contentType(), true);
     if (a.status() == 412) {
+      // Something is there: a resource recorded is on the server, so the records are asked only
+      // now, not for every item.
+      java.util.Optional<ResourceRow> recorded = records.resourceAt(account.key(), href);
+      if (recorded.isPresent() && recorded.get().sourceId() == item.oldId()) {
+        // An earlier attempt of this cluster wrote and recorded it; only the journal was lost.
+        return recorded.get();
+      }
+      if (recorded.isPresent()) {
+        throw duplicate(resource, collection);
+      }
       sameResource(uri, resource);
     } else if (!a.ok()) {
       throw new ItemFailed(
@@ -270,6 +267,17 @@ final class DavWriter implements MailboxWriter {
         item.type() == ItemType.CONTACT ? null : contentDigest(item),
         item.type() == ItemType.CONTACT ? 0 : contentSize(item),
         resource.canonicalSha256());
+  }
+
+  /** A second item of a UID the collection holds: a collection holds one resource per UID. */
+  private static ItemFailed duplicate(DavResource resource, CollectionRow collection) {
+    return new ItemFailed(
+        FailureReason.TARGET_REFUSED,
+        "another item of the UID "
+            + resource.uid()
+            + " is in \""
+            + collection.name()
+            + "\" already: a DAV collection holds one resource per UID");
   }
 
   /**
