@@ -31,11 +31,12 @@ final class ImapSession implements Closeable {
 
   private final String server;
   private Socket socket;
+  private Socket raw; // the TCP socket under TLS, reset by abort()
   private ResponseReader reader;
   private OutputStream out;
   private Set<String> capabilities = Set.of();
   private int nextTag = 1;
-  private boolean broken;
+  private volatile boolean broken;
 
   private ImapSession(String server) {
     this.server = server;
@@ -57,6 +58,7 @@ final class ImapSession implements Closeable {
           new InetSocketAddress(endpoint.host(), endpoint.port()), endpoint.connectTimeoutMillis());
       plain.setSoTimeout(endpoint.readTimeoutMillis());
       plain.setTcpNoDelay(true);
+      s.raw = plain;
       s.attach(endpoint.implicitTls() ? s.tls(endpoint, plain) : plain);
       Response greeting = s.reader.read();
       if (!greeting.isUntagged()
@@ -206,6 +208,26 @@ final class ImapSession implements Closeable {
     if (broken) {
       throw new IOException("the connection to " + server + " was lost");
     }
+    if (lease == Lease.HELD) {
+      return pipelineUnwatched(commands, lease);
+    }
+    try (LeaseWatch watch = LeaseWatch.start(lease, this::abort)) {
+      try {
+        return pipelineUnwatched(commands, lease);
+      } catch (IOException e) {
+        if (watch.fired()) {
+          throw new LeaseLostException(
+              "the lease ran out while "
+                  + server
+                  + " had not answered yet; the connection was reset so that what it had not"
+                  + " received is never run");
+        }
+        throw e;
+      }
+    }
+  }
+
+  private List<Result> pipelineUnwatched(List<Command> commands, Lease lease) throws IOException {
     try {
       boolean nonSync = has("LITERAL+") || has("LITERAL-");
       List<String> tags = new ArrayList<>(commands.size());
@@ -284,8 +306,9 @@ final class ImapSession implements Closeable {
   private void abort() {
     broken = true;
     try {
-      socket.setSoLinger(true, 0);
-      socket.close();
+      // On the TCP socket itself: closing a TLS socket would first try to write its close_notify.
+      raw.setSoLinger(true, 0);
+      raw.close();
     } catch (IOException e) {
       // closing is all that is left to do
     }
