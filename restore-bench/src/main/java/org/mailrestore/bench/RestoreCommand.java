@@ -180,6 +180,20 @@ final class RestoreCommand implements Callable<Integer> {
       report.context(
           "database, restore process (schema and provisioning included)",
           o.restoreWork().describe());
+      RestoreBench.RawCpu floor = o.rawCpu();
+      double per10k = 10_000.0 / Math.max(1, r.itemsRestored()) / 1e9;
+      report.context(
+          "raw work's JVM CPU seconds per 10k items",
+          String.format(
+              Locale.ROOT,
+              "reading the items %.2f + inserting the rows %.2f + copying the blobs %.2f = %.2f;"
+                  + " the restore's %.2f is %.1fx that",
+              floor.decodeNanos() * per10k,
+              floor.insertNanos() * per10k,
+              floor.copyNanos() * per10k,
+              floor.total() * per10k,
+              r.cpuNanos() * per10k,
+              (double) r.cpuNanos() / Math.max(1, floor.total())));
       report.context(
           "restore CPU use",
           String.format(
