@@ -39,6 +39,13 @@ final class BenchDatabase implements AutoCloseable {
     MailstoreSchema.migrate(dataSource);
   }
 
+  /** The server's URL of a database's URL (its name and options left out). */
+  static String serverOf(String databaseUrl) {
+    int query = databaseUrl.indexOf('?');
+    String base = query < 0 ? databaseUrl : databaseUrl.substring(0, query);
+    return base.substring(0, base.indexOf('/', "jdbc:mariadb://".length()) + 1);
+  }
+
   /** The URL of this database, with the options the mailstore relies on. */
   String jdbcUrl() {
     return databaseUrl();

@@ -195,6 +195,56 @@ public final class RestoreRun {
    */
   static Result inChild(Params params, String heap, Path workDir)
       throws IOException, InterruptedException {
+    int exit = run(params, heap, workDir, prepare(params, heap, workDir), true);
+    if (exit != 0) {
+      throw new IllegalStateException("the restore JVM failed with exit code " + exit);
+    }
+    return Json.MAPPER.readValue(
+        Files.readString(workDir.resolve("restore-result.json")), Result.class);
+  }
+
+  /**
+   * The class path flags of a restore JVM ({@link ChildJvm}); trains the start-up cache first when
+   * this build has none, restoring the same source into a database and volume of its own.
+   */
+  static List<String> prepare(Params params, String heap, Path workDir)
+      throws IOException, InterruptedException {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    return ChildJvm.classPath(
+        java,
+        options -> {
+          try (BenchDatabase db =
+              new BenchDatabase(
+                  BenchDatabase.serverOf(params.jdbcUrl()),
+                  params.user(),
+                  params.password(),
+                  "aot",
+                  1)) {
+            Params training =
+                new Params(
+                    db.jdbcUrl(),
+                    params.user(),
+                    params.password(),
+                    params.source(),
+                    params.volume() + "-aot",
+                    params.volumeKind(),
+                    params.clusterSize(),
+                    params.accounts(),
+                    params.clustersPerAccount(),
+                    params.blobTransfers(),
+                    params.s3(),
+                    null);
+            return run(training, heap, workDir, options, false);
+          } catch (Exception e) {
+            System.err.println("training the start-up cache failed: " + e);
+            return -1;
+          }
+        });
+  }
+
+  private static int run(
+      Params params, String heap, Path workDir, List<String> classPath, boolean withExtra)
+      throws IOException, InterruptedException {
     Path paramsFile = workDir.resolve("restore-params.json");
     Path resultFile = workDir.resolve("restore-result.json");
     Files.writeString(paramsFile, Json.MAPPER.writeValueAsString(params));
@@ -203,24 +253,21 @@ public final class RestoreRun {
     command.addAll(LAUNCHER_COMMAND_FLAGS);
     // For profiles: e.g. BENCH_RESTORE_JAVA_OPTS=-XX:StartFlightRecording=filename=r.jfr
     String extra = System.getenv("BENCH_RESTORE_JAVA_OPTS");
-    if (extra != null && !extra.isBlank()) {
+    if (withExtra && extra != null && !extra.isBlank()) {
       command.addAll(List.of(extra.strip().split("\\s+")));
     }
-    command.addAll(
-        List.of(
-            "--enable-native-access=ALL-UNNAMED",
-            // java -jar sets the class path to the benchmark jar
-            "-jar",
-            System.getProperty("java.class.path"),
-            "restore-child",
-            paramsFile.toString(),
-            resultFile.toString()));
-    Process process = new ProcessBuilder(command).inheritIO().start();
-    int exit = process.waitFor();
-    if (exit != 0) {
-      throw new IllegalStateException("the restore JVM failed with exit code " + exit);
+    command.add("--enable-native-access=ALL-UNNAMED");
+    command.addAll(classPath);
+    command.addAll(List.of("restore-child", paramsFile.toString(), resultFile.toString()));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    if (withExtra) {
+      builder.inheritIO();
+    } else {
+      builder
+          .redirectErrorStream(true)
+          .redirectOutput(workDir.resolve("aot-training.log").toFile());
     }
-    return Json.MAPPER.readValue(Files.readString(resultFile), Result.class);
+    return builder.start().waitFor();
   }
 
   /**
