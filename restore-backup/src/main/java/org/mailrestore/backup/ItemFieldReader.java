@@ -152,13 +152,14 @@ final class ItemFieldReader {
     if (hex == null) {
       return null;
     }
-    if (!BlobDigest.isValid(hex)) {
+    try {
+      return new BlobDigest(hex); // validates, once
+    } catch (IllegalArgumentException e) {
       throw fail(
           "field digest must be 64 lower-case hex digits, found \""
               + TextRules.printable(hex)
               + "\"");
     }
-    return new BlobDigest(hex);
   }
 
   private Revision.MountTarget readMount() throws ItemDecodeException {

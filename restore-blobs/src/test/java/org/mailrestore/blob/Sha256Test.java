@@ -50,4 +50,31 @@ class Sha256Test {
       assertEquals(BlobDigest.of(expected), BlobDigest.ofContent(bytes));
     }
   }
+
+  @Test
+  void digestsMadeAtOnceAreIndependent() throws Exception {
+    var unused = nativeProviderLoaded();
+    MessageDigest a = BlobDigest.newSha256();
+    MessageDigest b = BlobDigest.newSha256();
+    a.update("one".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    b.update("two".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    assertEquals(
+        BlobDigest.ofContent("one".getBytes(java.nio.charset.StandardCharsets.US_ASCII)),
+        BlobDigest.of(a.digest()));
+    assertEquals(
+        BlobDigest.ofContent("two".getBytes(java.nio.charset.StandardCharsets.US_ASCII)),
+        BlobDigest.of(b.digest()));
+  }
+
+  @Test
+  void aDigestsBytesAreItsHexDigits() {
+    Random random = new Random(7);
+    for (int i = 0; i < 1000; i++) {
+      byte[] bytes = new byte[32];
+      random.nextBytes(bytes);
+      BlobDigest digest = BlobDigest.of(bytes);
+      assertArrayEquals(bytes, digest.toBytes());
+      assertArrayEquals(java.util.HexFormat.of().parseHex(digest.hex()), digest.toBytes());
+    }
+  }
 }
