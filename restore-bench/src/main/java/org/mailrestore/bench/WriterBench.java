@@ -197,7 +197,7 @@ final class WriterBench {
       for (IdMap.Mapping m : c.mappings()) {
         journal.mapped(m.oldId(), m.newId());
       }
-      writer.write(space.targetKey(), conn -> {}, c.items(), List.of(), c.links(), journal);
+      writer.write(space.targetKey(), c.items(), List.of(), c.links(), journal);
     }
     return System.nanoTime() - started;
   }

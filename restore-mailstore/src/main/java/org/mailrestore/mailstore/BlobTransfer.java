@@ -51,12 +51,6 @@ final class BlobTransfer {
     this.context = context;
   }
 
-  /**
-   * A cluster's blobs in the volume, durable: each item's, and those the volume's records lack yet
-   * (recorded with the cluster's rows, {@link VolumeStore#record}).
-   */
-  record Transferred(Map<ItemToWrite, StoredBlob> byItem, List<StoredBlob> toRecord) {}
-
   /** A blob copied, or why not. */
   private record Copied(StoredBlob blob, FailureReason reason, String detail) {}
 
@@ -65,7 +59,8 @@ final class BlobTransfer {
    * returns where each item's blob is; an item whose blob failed is told to the journal and left
    * out.
    */
-  Transferred transfer(List<ItemToWrite> items, ClusterJournal journal) throws SQLException {
+  Map<ItemToWrite, StoredBlob> transfer(List<ItemToWrite> items, ClusterJournal journal)
+      throws SQLException {
     // By identity: an item's own hash walks its whole revision, a cost per item and per lookup.
     Map<ItemToWrite, StoredBlob> result = new IdentityHashMap<>(items.size());
     Map<BlobDigest, List<ItemToWrite>> byDigest = new LinkedHashMap<>();
@@ -132,8 +127,9 @@ final class BlobTransfer {
       } catch (IOException e) {
         throw new SQLException("cannot make the cluster's blobs durable: " + e.getMessage(), e);
       }
+      volumes.record(volumeId, newBlobs);
     }
-    return new Transferred(result, newBlobs);
+    return result;
   }
 
   private static Copied await(Future<Copied> future) throws SQLException {

@@ -40,23 +40,15 @@ public final class MailboxStore {
   /** An item carrying a tag. */
   public record TagLink(int itemId, int tagId) {}
 
-  /** Rows written first in a cluster's transaction (the records of its new blobs). */
-  @FunctionalInterface
-  public interface BeforeRows {
-    void write(Connection c) throws SQLException;
-  }
-
   /**
    * Writes a cluster's rows and the engine's journal of it in one transaction: either everything is
-   * there (the rows {@code before} writes, rows, id map, failures, checkpoint, counters) or nothing
-   * is.
+   * there (rows, id map, failures, checkpoint, counters) or nothing is.
    *
    * @throws SQLException when the database fails, or the account's lease was lost to another
    *     instance (the journal checks it): nothing of the cluster is written
    */
   public void write(
       int mailboxId,
-      BeforeRows before,
       List<ItemRow> items,
       List<TagRow> tags,
       List<TagLink> tagLinks,
@@ -65,7 +57,6 @@ public final class MailboxStore {
     Sql.inTransaction(
         dataSource,
         c -> {
-          before.write(c);
           insertItems(c, mailboxId, items);
           insertTags(c, mailboxId, tags);
           insertTagLinks(c, mailboxId, tagLinks);

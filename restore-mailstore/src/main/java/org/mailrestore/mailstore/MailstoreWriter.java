@@ -111,7 +111,7 @@ final class MailstoreWriter implements MailboxWriter {
       tagRows.add(new TagRow(id, t.name(), t.color() < 0 ? null : t.color()));
       journal.restored(t, id);
     }
-    mailboxes.write(mailbox, c -> {}, rows, tagRows, List.of(), journal);
+    mailboxes.write(mailbox, rows, tagRows, List.of(), journal);
     for (TagRow t : tagRows) {
       tags.put(t.name(), t.id());
     }
@@ -125,8 +125,7 @@ final class MailstoreWriter implements MailboxWriter {
 
   @Override
   public void writeItems(ItemBatch batch, ClusterJournal journal) throws SQLException {
-    BlobTransfer.Transferred transferred = transfer.transfer(batch.items(), journal);
-    Map<ItemToWrite, StoredBlob> blobs = transferred.byItem();
+    Map<ItemToWrite, StoredBlob> blobs = transfer.transfer(batch.items(), journal);
     List<ItemRow> rows = new ArrayList<>(batch.items().size());
     List<TagLink> links = new ArrayList<>();
     for (ItemToWrite item : batch.items()) {
@@ -143,13 +142,7 @@ final class MailstoreWriter implements MailboxWriter {
       }
       journal.restored(item, id);
     }
-    mailboxes.write(
-        mailbox,
-        c -> VolumeStore.record(c, volumeId, transferred.toRecord()),
-        rows,
-        List.of(),
-        links,
-        journal);
+    mailboxes.write(mailbox, rows, List.of(), links, journal);
   }
 
   private static List<String> distinctTags(List<String> names) {

@@ -1,6 +1,5 @@
 package org.mailrestore.mailstore;
 
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -132,15 +131,14 @@ public final class VolumeStore {
         rs.getString(8));
   }
 
+  /** The blobs among {@code digests} the volume already holds: one keyed query per thousand. */
   /**
-   * Records blobs a volume now holds, on the cluster's connection, in its transaction: called once
-   * the blobs are durable, before the items that refer to them, so they commit together (one commit
-   * per cluster). A blob whose cluster rolls back is left unrecorded in the volume and copied again
-   * by the cluster's retry: space, never a row without its blob. Rows already there are kept
-   * (another cluster stored the same digest meanwhile; one is enough).
+   * Records blobs a volume now holds, in a short transaction of their own: called once the blobs
+   * are durable and before the items that refer to them commit. A blob recorded for a cluster that
+   * then fails is still a true entry, found by the next cluster that needs the same digest. Rows
+   * already there are kept (another cluster stored the same digest meanwhile; one is enough).
    */
-  public static void record(Connection c, int volumeId, Collection<StoredBlob> blobs)
-      throws SQLException {
+  public void record(int volumeId, Collection<StoredBlob> blobs) throws SQLException {
     if (blobs.isEmpty()) {
       return;
     }
@@ -148,24 +146,28 @@ public final class VolumeStore {
     // wait for each other briefly instead of deadlocking.
     List<StoredBlob> sorted =
         blobs.stream().sorted(Comparator.comparing(b -> b.digest().hex())).toList();
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "INSERT IGNORE INTO volume_blob"
-                + " (volume_id, digest, locator, raw_size, stored_size)"
-                + " VALUES (?, ?, ?, ?, ?)")) {
-      for (StoredBlob b : sorted) {
-        ps.setInt(1, volumeId);
-        ps.setBytes(2, b.digest().toBytes());
-        ps.setString(3, b.locator());
-        ps.setLong(4, b.rawSize());
-        ps.setLong(5, b.storedSize());
-        ps.addBatch();
-      }
-      ps.executeBatch();
-    }
+    Sql.inTransaction(
+        dataSource,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "INSERT IGNORE INTO volume_blob"
+                      + " (volume_id, digest, locator, raw_size, stored_size)"
+                      + " VALUES (?, ?, ?, ?, ?)")) {
+            for (StoredBlob b : sorted) {
+              ps.setInt(1, volumeId);
+              ps.setBytes(2, b.digest().toBytes());
+              ps.setString(3, b.locator());
+              ps.setLong(4, b.rawSize());
+              ps.setLong(5, b.storedSize());
+              ps.addBatch();
+            }
+            ps.executeBatch();
+          }
+          return null;
+        });
   }
 
-  /** The blobs among {@code digests} the volume already holds: one keyed query per thousand. */
   public Map<BlobDigest, StoredBlob> present(int volumeId, Collection<BlobDigest> digests)
       throws SQLException {
     Map<BlobDigest, StoredBlob> found = new HashMap<>();
