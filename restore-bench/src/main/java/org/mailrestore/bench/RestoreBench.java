@@ -84,12 +84,6 @@ final class RestoreBench {
     }
   }
 
-  private static long cpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean)
-            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
-  }
-
   private final Params p;
 
   RestoreBench(Params params) {
@@ -116,15 +110,15 @@ final class RestoreBench {
     settle();
     // Of the limits the copy varies most between runs here (0.8 to 3 s for the same blobs: the
     // disk's write back), so it is measured twice and the faster counts: the stricter limit.
-    long cpu = cpuNanos();
+    long cpu = RestoreRun.cpuNanos();
     double copySeconds = rawCopy(backup.resolve(BackupLayout.BLOBS), blobs);
-    long copyCpu = cpuNanos() - cpu;
+    long copyCpu = RestoreRun.cpuNanos() - cpu;
     settle();
-    cpu = cpuNanos();
+    cpu = RestoreRun.cpuNanos();
     double again = rawCopy(backup.resolve(BackupLayout.BLOBS), blobs);
     if (again < copySeconds) {
       copySeconds = again;
-      copyCpu = cpuNanos() - cpu;
+      copyCpu = RestoreRun.cpuNanos() - cpu;
     }
     Limit copy =
         new Limit(
@@ -189,19 +183,19 @@ final class RestoreBench {
         }
         int mailbox = RawRows.provision(rawDb.dataSource, account);
         int sourceRef = idMap.sourceRef(reader.accountRef(sourceId));
-        long cpu = cpuNanos();
+        long cpu = RestoreRun.cpuNanos();
         List<Cluster> clusters =
             RawRows.build(reader, sourceId, mailbox, p.clusterSize(), blobs, rawDb.dataSource);
-        decodeCpu += cpuNanos() - cpu;
+        decodeCpu += RestoreRun.cpuNanos() - cpu;
         for (Cluster c : clusters) {
           items += c.items().size();
           rows += c.rows();
         }
         ServerWork before = serverWork();
-        cpu = cpuNanos();
+        cpu = RestoreRun.cpuNanos();
         insertNanos +=
             RawRows.insert(rawDb.dataSource, mailbox, sourceRef, clusters, p.rawThreads());
-        insertCpu += cpuNanos() - cpu;
+        insertCpu += RestoreRun.cpuNanos() - cpu;
         work = work.plus(serverWork().since(before));
       }
       Limit limit =

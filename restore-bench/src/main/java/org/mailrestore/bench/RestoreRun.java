@@ -185,7 +185,8 @@ public final class RestoreRun {
     return total;
   }
 
-  private static long cpuNanos() {
+  /** This JVM's CPU time so far, all threads, user and system. */
+  static long cpuNanos() {
     return ManagementFactory.getPlatformMXBean(OperatingSystemMXBean.class).getProcessCpuTime();
   }
 
