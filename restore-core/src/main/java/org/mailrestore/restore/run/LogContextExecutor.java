@@ -26,9 +26,7 @@ public final class LogContextExecutor extends AbstractExecutorService {
       if (Thread.currentThread().isVirtual()) {
         // A virtual thread runs this one task and ends: nothing of its own to put back. (Once per
         // blob copy, the two copies of the context saved here were a measurable part of the CPU.)
-        if (context != null) {
-          MDC.setContextMap(context);
-        }
+        set(context);
         task.run();
         return;
       }
