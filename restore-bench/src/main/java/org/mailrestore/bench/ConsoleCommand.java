@@ -1,12 +1,9 @@
 package org.mailrestore.bench;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -24,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
-import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.mail.Json;
 import org.mailrestore.testkit.ScratchSpace;
 import picocli.CommandLine.Command;
@@ -85,8 +81,8 @@ final class ConsoleCommand implements Callable<Integer> {
   private final java.util.concurrent.ExecutorService readers =
       java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
 
+  private BenchService service;
   private String url;
-  private String token;
 
   @Override
   public Integer call() throws Exception {
@@ -97,116 +93,84 @@ final class ConsoleCommand implements Callable<Integer> {
         GeneratorSpec.defaults().withAccounts(accounts).withItemsPerAccount(items).withLargeRate(0),
         backup);
     try (BenchDatabase db =
-        new BenchDatabase(mariadb.url, mariadb.user, mariadb.password(), "console", 2)) {
-      int port;
-      try (ServerSocket s = new ServerSocket(0)) {
-        port = s.getLocalPort();
+            new BenchDatabase(mariadb.url, mariadb.user, mariadb.password(), "console", 2);
+        BenchService started = new BenchService(dir, db, mariadb, backups, List.of())) {
+      service = started;
+      url = service.url();
+      Report report = new Report("the console's cost to the service");
+      report.context(
+          "restore",
+          accounts + " accounts x " + items + " items, a generated backup, each run fresh");
+      List<Double> without = new ArrayList<>();
+      List<Double> with = new ArrayList<>();
+      List<Double> cpuWithout = new ArrayList<>();
+      List<Double> cpuWith = new ArrayList<>();
+      restore(backup, 0); // warms the service up, unmeasured
+      for (int r = 0; r < rounds; r++) {
+        Run quiet = restore(backup, 0);
+        without.add(quiet.seconds());
+        cpuWithout.add(quiet.serviceCpuSeconds());
+        Run followed = restore(backup, streams);
+        with.add(followed.seconds());
+        cpuWith.add(followed.serviceCpuSeconds());
       }
-      url = "http://localhost:" + port;
-      token = "bench-" + UUID.randomUUID();
-      Path launcher =
-          Path.of(System.getenv().getOrDefault("MAILRESTORE_LAUNCHER", "mailrestore"))
-              .toAbsolutePath();
-      List<String> command =
-          List.of(
-              launcher.toString(),
-              "serve",
-              "--port",
-              String.valueOf(port),
-              "--spring.datasource.url=" + db.jdbcUrl(),
-              "--spring.datasource.username=" + mariadb.user,
-              "--spring.datasource.password=" + mariadb.password(),
-              "--mailrestore.data-dir=" + dir.resolve("data"),
-              "--mailrestore.sources.allowed-roots[0]=" + backups,
-              "--mailrestore.security.tokens[0].name=bench",
-              "--mailrestore.security.tokens[0].role=ADMIN",
-              "--mailrestore.security.tokens[0].sha256="
-                  + BlobDigest.ofContent(token.getBytes(StandardCharsets.UTF_8)).hex());
-      Process service =
-          new ProcessBuilder(command)
-              .redirectErrorStream(true)
-              .redirectOutput(dir.resolve("service.log").toFile())
-              .start();
-      try {
-        awaitReady(service, dir.resolve("service.log"));
-        Report report = new Report("the console's cost to the service");
-        report.context(
-            "restore",
-            accounts + " accounts x " + items + " items, a generated backup, each run fresh");
-        List<Double> without = new ArrayList<>();
-        List<Double> with = new ArrayList<>();
-        List<Double> cpuWithout = new ArrayList<>();
-        List<Double> cpuWith = new ArrayList<>();
-        restore(backup, 0, service.pid()); // warms the service up, unmeasured
-        for (int r = 0; r < rounds; r++) {
-          Run quiet = restore(backup, 0, service.pid());
-          without.add(quiet.seconds());
-          cpuWithout.add(quiet.serviceCpuSeconds());
-          Run followed = restore(backup, streams, service.pid());
-          with.add(followed.seconds());
-          cpuWith.add(followed.serviceCpuSeconds());
-        }
-        double a = median(without);
-        double b = median(with);
-        List<Double> paired = new ArrayList<>();
-        for (int r = 0; r < rounds; r++) {
-          paired.add((with.get(r) / without.get(r) - 1) * 100);
-        }
-        report.context(
-            "slower by, each pair (a restore with streams against the one just before without)",
-            String.format(Locale.ROOT, "median %.1f %% %s", median(paired), paired));
-        report.context(
-            "service CPU seconds per restore (median of " + rounds + ")",
-            String.format(
-                Locale.ROOT,
-                "no stream %.2f %s; %d streams %.2f %s; more by %.1f %%",
-                median(cpuWithout),
-                cpuWithout,
-                streams,
-                median(cpuWith),
-                cpuWith,
-                (median(cpuWith) / median(cpuWithout) - 1) * 100));
-        report.context(
-            "restore seconds (median of " + rounds + ")",
-            String.format(
-                Locale.ROOT,
-                "no stream %.2f %s; %d streams %.2f %s; slower by %.1f %%",
-                a,
-                without,
-                streams,
-                b,
-                with,
-                (b / a - 1) * 100));
-        streamCosts(backup, service.pid(), report);
-        long total = (long) accounts * items;
-        Report.Row limit = report.add("console", "restore, no stream open", total, 0, a);
-        report.add("console", "restore, " + streams + " streams open", total, 0, b, limit);
+      double a = median(without);
+      double b = median(with);
+      List<Double> paired = new ArrayList<>();
+      for (int r = 0; r < rounds; r++) {
+        paired.add((with.get(r) / without.get(r) - 1) * 100);
+      }
+      report.context(
+          "slower by, each pair (a restore with streams against the one just before without)",
+          String.format(Locale.ROOT, "median %.1f %% %s", median(paired), paired));
+      report.context(
+          "service CPU seconds per restore (median of " + rounds + ")",
+          String.format(
+              Locale.ROOT,
+              "no stream %.2f %s; %d streams %.2f %s; more by %.1f %%",
+              median(cpuWithout),
+              cpuWithout,
+              streams,
+              median(cpuWith),
+              cpuWith,
+              (median(cpuWith) / median(cpuWithout) - 1) * 100));
+      report.context(
+          "restore seconds (median of " + rounds + ")",
+          String.format(
+              Locale.ROOT,
+              "no stream %.2f %s; %d streams %.2f %s; slower by %.1f %%",
+              a,
+              without,
+              streams,
+              b,
+              with,
+              (b / a - 1) * 100));
+      streamCosts(backup, service.pid(), report);
+      long total = (long) accounts * items;
+      Report.Row limit = report.add("console", "restore, no stream open", total, 0, a);
+      report.add("console", "restore, " + streams + " streams open", total, 0, b, limit);
 
-        addOperations(db, operations);
-        List<Double> pages = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-          long t0 = System.nanoTime();
-          JsonNode page = get("/api/v1/restores?size=20&page=0");
-          pages.add((System.nanoTime() - t0) / 1e9);
-          if (page.path("items").size() != 20) {
-            throw new IllegalStateException("the first page holds " + page.path("items").size());
-          }
+      addOperations(db, operations);
+      List<Double> pages = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        long t0 = System.nanoTime();
+        JsonNode page = get("/api/v1/restores?size=20&page=0");
+        pages.add((System.nanoTime() - t0) / 1e9);
+        if (page.path("items").size() != 20) {
+          throw new IllegalStateException("the first page holds " + page.path("items").size());
         }
-        report.context(
-            "operations list, first page of 20 with " + operations + " operations",
-            String.format(
-                Locale.ROOT,
-                "median %.1f ms, slowest %.1f ms of 20",
-                median(pages) * 1000,
-                pages.stream().mapToDouble(Double::doubleValue).max().orElse(0) * 1000));
-        browserRender(dir, report);
-        report.print(System.out);
-        if (json != null) {
-          report.writeJson(json);
-        }
-      } finally {
-        service.destroy();
-        service.waitFor(30, TimeUnit.SECONDS);
+      }
+      report.context(
+          "operations list, first page of 20 with " + operations + " operations",
+          String.format(
+              Locale.ROOT,
+              "median %.1f ms, slowest %.1f ms of 20",
+              median(pages) * 1000,
+              pages.stream().mapToDouble(Double::doubleValue).max().orElse(0) * 1000));
+      browserRender(dir, report);
+      report.print(System.out);
+      if (json != null) {
+        report.writeJson(json);
       }
     }
     ScratchSpace.deleteTree(dir);
@@ -220,16 +184,14 @@ final class ConsoleCommand implements Callable<Integer> {
   private record Run(double seconds, double serviceCpuSeconds) {}
 
   /** One restore into accounts of its own, with {@code open} streams following it. */
-  private Run restore(Path backup, int open, long servicePid) throws Exception {
+  private Run restore(Path backup, int open) throws Exception {
+    long servicePid = service.pid();
     long cpuBefore = Processes.cpuTicks(servicePid, false);
     JsonNode op = send("POST", "/api/v1/restores", freshCopy(backup, java.util.Map.of()));
     String id = op.path("id").asString();
     AtomicLong events = new AtomicLong();
     List<CompletableFuture<?>> followers = follow(id, open, () -> line -> events.incrementAndGet());
-    JsonNode ended;
-    do {
-      ended = get("/api/v1/restores/" + id + "/await?timeout=PT30S");
-    } while (!ended.path("finishedAt").isString());
+    JsonNode ended = service.awaitEnd(id);
     for (CompletableFuture<?> f : followers) {
       f.get(60, TimeUnit.SECONDS);
     }
@@ -344,7 +306,7 @@ final class ConsoleCommand implements Callable<Integer> {
               .pollingEvery(Duration.ofMillis(10));
       browser.get(url + "/");
       wait.until(d -> d.findElement(org.openqa.selenium.By.id("credential")).isDisplayed());
-      browser.findElement(org.openqa.selenium.By.id("credential")).sendKeys(token);
+      browser.findElement(org.openqa.selenium.By.id("credential")).sendKeys(service.token());
       browser.findElement(org.openqa.selenium.By.cssSelector("#sign-in-form button")).click();
       String rendered =
           "return document.querySelectorAll('.table-wrap tbody tr').length === 20"
@@ -378,7 +340,7 @@ final class ConsoleCommand implements Callable<Integer> {
     for (int i = 0; i < n; i++) {
       HttpRequest r =
           HttpRequest.newBuilder(URI.create(url + "/api/v1/restores/" + id + "/events"))
-              .header("Authorization", "Bearer " + token)
+              .header("Authorization", "Bearer " + service.token())
               .build();
       java.util.function.Consumer<String> events = listener.get();
       followers.add(
@@ -435,45 +397,11 @@ final class ConsoleCommand implements Callable<Integer> {
   }
 
   private JsonNode get(String path) throws Exception {
-    return send("GET", path, null);
+    return service.get(path);
   }
 
   private JsonNode send(String method, String path, String body) throws Exception {
-    HttpRequest.Builder b =
-        HttpRequest.newBuilder(URI.create(url + path)).header("Authorization", "Bearer " + token);
-    if (body != null) {
-      b.header("Content-Type", "application/json");
-      b.method(method, HttpRequest.BodyPublishers.ofString(body));
-    } else {
-      b.method(method, HttpRequest.BodyPublishers.noBody());
-    }
-    HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() >= 300) {
-      throw new IllegalStateException(method + " " + path + ": " + r.statusCode() + " " + r.body());
-    }
-    return Json.MAPPER.readTree(r.body());
-  }
-
-  private void awaitReady(Process service, Path log) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (System.nanoTime() < deadline) {
-      if (!service.isAlive()) {
-        throw new IllegalStateException("the service exited: " + Files.readString(log));
-      }
-      try {
-        HttpResponse<Void> r =
-            http.send(
-                HttpRequest.newBuilder(URI.create(url + "/actuator/health/readiness")).build(),
-                HttpResponse.BodyHandlers.discarding());
-        if (r.statusCode() == 200) {
-          return;
-        }
-      } catch (IOException e) {
-        // not yet listening
-      }
-      Thread.sleep(200);
-    }
-    throw new IllegalStateException("the service was not ready in 120 s: " + Files.readString(log));
+    return service.send(method, path, body);
   }
 
   private static double median(List<Double> values) {

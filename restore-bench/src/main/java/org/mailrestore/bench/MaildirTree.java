@@ -64,14 +64,23 @@ final class MaildirTree {
    * share a digest, as in a real folder).
    */
   static long distinctFolder(Path tree, Path folder, int count) throws IOException {
+    return distinctFolder(tree, folder, count, 0);
+  }
+
+  /**
+   * As {@link #distinctFolder(Path, Path, int)}, numbering the copies from {@code first}: a folder
+   * whose messages share no digest with another made from a lower {@code first}.
+   */
+  static long distinctFolder(Path tree, Path folder, int count, int first) throws IOException {
     List<Path> files = messages(tree);
     Path cur = folder.resolve("cur");
     Files.createDirectories(cur);
     Files.createDirectories(folder.resolve("new"));
     Files.createDirectories(folder.resolve("tmp"));
-    for (int i = 0; i < count; i++) {
+    for (int n = 0; n < count; n++) {
+      int i = first + n;
       byte[] message = Files.readAllBytes(files.get(i % files.size()));
-      try (var out = Files.newOutputStream(cur.resolve(i + ".bench:2,S"))) {
+      try (var out = Files.newOutputStream(cur.resolve(n + ".bench:2,S"))) {
         if (i >= files.size()) {
           boolean crlf =
               indexOf(message, (byte) '\n') > 0

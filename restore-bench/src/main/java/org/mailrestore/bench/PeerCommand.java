@@ -22,7 +22,8 @@ import picocli.CommandLine.Option;
  * a user runs it, a cold CLI process timed from start to exit, and again warm (in a JVM that has
  * restored once) for the code's own speed. Then the large-folder scenario: every message in one
  * folder of one account, imported by Dovecot as one user and restored by a cold CLI. Last, each
- * with nothing to import (an empty Maildir): what a run costs before its first message.
+ * with nothing to import (an empty Maildir): what a run costs before its first message. And the
+ * service path: the same tree and folder restored by restores posted to a running service.
  */
 @Command(
     name = "peer",
@@ -47,6 +48,14 @@ final class PeerCommand implements Callable<Integer> {
       defaultValue = "1g",
       description = "Heap of mailrestore's restore JVM (default: ${DEFAULT-VALUE})")
   String heap;
+
+  @Option(
+      names = "--one-folder",
+      defaultValue = "75000",
+      description =
+          "Messages in the one-folder scenario: the tree's messages in turn, each copy after the"
+              + " first made distinct (default: ${DEFAULT-VALUE})")
+  int oneFolderMessages;
 
   @Option(names = "--json", description = "Also write the results to this file")
   Path json;
@@ -114,7 +123,8 @@ final class PeerCommand implements Callable<Integer> {
       ColdCli.Measured cold = coldRestore(cli, tree, work, "peercold");
 
       Path oneFolder = work.resolve("one-folder");
-      MaildirTree.oneFolder(tree, oneFolder.resolve("big"), Math.toIntExact(messages));
+      long folderMessages =
+          MaildirTree.distinctFolder(tree, oneFolder.resolve("big"), oneFolderMessages);
       Processes.openToAll(oneFolder);
       double oneFolderDovecot =
           DoveadmImport.importAll(
@@ -125,6 +135,17 @@ final class PeerCommand implements Callable<Integer> {
               parallel,
               "optimized");
       ColdCli.Measured oneFolderOurs = coldRestore(cli, oneFolder, work, "peerone");
+      // The service path: a service of its own for each (its volume is its configuration), warmed
+      // by a restore of 100,000 messages that share no digest with the measured ones.
+      Path warmUp = work.resolve("warm-up");
+      MaildirTree.distinctFolder(
+          tree, warmUp.resolve("warm"), 100_000, 4 * Math.max(oneFolderMessages, (int) messages));
+      ServicePath.Timed serviceFirst =
+          ServicePath.measure(mariadb, work, "peersvcfirst", tree, DOMAIN, null);
+      ServicePath.Timed serviceTree =
+          ServicePath.measure(mariadb, work, "peersvc", tree, DOMAIN, warmUp);
+      ServicePath.Timed serviceOneFolder =
+          ServicePath.measure(mariadb, work, "peersvcone", oneFolder, DOMAIN, warmUp);
       long oneFolderHeld =
           DoveadmImport.count(doveadm, List.of("big"), work.resolve("dovecot-one-folder"));
 
@@ -137,12 +158,12 @@ final class PeerCommand implements Callable<Integer> {
           DoveadmImport.importAll(
               doveadm, empty, List.of("nobody"), work.resolve("dovecot-empty"), 1, "optimized");
       ColdCli.Measured emptyOurs = coldRestore(cli, empty, work, "peerempty");
-      if (oneFolderHeld != messages) {
+      if (oneFolderHeld != folderMessages) {
         System.err.printf(
             Locale.ROOT,
             "Dovecot holds %,d of the %,d messages of one folder%n",
             oneFolderHeld,
-            messages);
+            folderMessages);
         return 1;
       }
       if (!ours.state().equals("COMPLETED")) {
@@ -219,16 +240,52 @@ final class PeerCommand implements Callable<Integer> {
           ours.bytesRestored(),
           warmSeconds,
           optimizedRow);
+      // The service path (goal 3 of issue 43): from the POST to the operation's end.
+      report.add(
+          "Enron subset",
+          "mailrestore service, its first restore (vs fsync optimized)",
+          messages,
+          ours.bytesRestored(),
+          serviceFirst.seconds(),
+          optimizedRow);
+      report.add(
+          "Enron subset",
+          "mailrestore service, POST to end (vs fsync optimized)",
+          messages,
+          ours.bytesRestored(),
+          serviceTree.seconds(),
+          optimizedRow);
       Report.Row oneFolderRow =
           report.add(
-              "one folder", "Dovecot import, mail_fsync=optimized", messages, 0, oneFolderDovecot);
+              "one folder",
+              "Dovecot import, mail_fsync=optimized",
+              folderMessages,
+              0,
+              oneFolderDovecot);
       report.add(
           "one folder",
           "mailrestore, cold CLI (vs fsync optimized)",
-          messages,
-          ours.bytesRestored(),
+          folderMessages,
+          0,
           oneFolderOurs.seconds(),
           oneFolderRow);
+      report.add(
+          "one folder",
+          "mailrestore service, POST to end (vs fsync optimized)",
+          folderMessages,
+          0,
+          serviceOneFolder.seconds(),
+          oneFolderRow);
+      report.context(
+          "mailrestore service",
+          String.format(
+              Locale.ROOT,
+              "mailrestore serve (launcher defaults), a service, database and packed volume for"
+                  + " each; its first restore, or after one of 100,000 other messages;"
+                  + " service CPU-s: %.1f (first), %.1f (tree), %.1f (one folder)",
+              serviceFirst.serviceCpuSeconds(),
+              serviceTree.serviceCpuSeconds(),
+              serviceOneFolder.serviceCpuSeconds()));
       report.add("nothing to import", "Dovecot import, an empty Maildir", 0, 0, emptyDovecot);
       report.add(
           "nothing to import",
@@ -249,11 +306,16 @@ final class PeerCommand implements Callable<Integer> {
           Locale.ROOT,
           "  mailrestore, cold CLI: %.2fx Dovecot's import rate with fsync on every write (always),"
               + " %.2fx with fsync at commits (optimized); one folder %.2fx (optimized); warm JVM"
-              + " %.2fx (optimized)%n",
+              + " %.2fx (optimized)%n"
+              + "  mailrestore service, POST to end: %.2fx (optimized); one folder %.2fx; its first"
+              + " restore after start %.2fx%n",
           dovecotSeconds / cold.seconds(),
           optimizedSeconds / cold.seconds(),
           oneFolderDovecot / oneFolderOurs.seconds(),
-          optimizedSeconds / warmSeconds);
+          optimizedSeconds / warmSeconds,
+          optimizedSeconds / serviceTree.seconds(),
+          oneFolderDovecot / serviceOneFolder.seconds(),
+          optimizedSeconds / serviceFirst.seconds());
       if (json != null) {
         report.writeJson(json);
       }

@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.file.ClosedDirectoryStreamException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NotDirectoryException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardOpenOption;
@@ -26,10 +28,14 @@ import java.util.Set;
  *
  * <p>A fenced file is reached from its root one directory at a time, each opened relative to the
  * one before without following a link ({@code openat} with {@code O_NOFOLLOW}): a directory swapped
- * for a link between a check and an open cannot lead outside, because nothing is checked ahead and
- * nothing is remembered. A link met on the way is read and the walk starts again from a root with
- * what it names, so links that stay inside the roots still work; one that leads outside is refused
- * as if the file were unreadable.
+ * for a link between a check and an open cannot lead outside, because nothing is checked ahead. A
+ * link met on the way is read and the walk starts again from a root with what it names, so links
+ * that stay inside the roots still work; one that leads outside is refused as if the file were
+ * unreadable.
+ *
+ * <p>The directory a file was opened in (or looked at in) is kept open for a second ({@link
+ * RecentDirectories}) and used for the next files in it while its path still names it: the open
+ * descriptor, never a verdict on a path.
  */
 public final class PathFence {
 
@@ -49,7 +55,11 @@ public final class PathFence {
     }
   }
 
+  private static final Set<OpenOption> READ_NOFOLLOW =
+      Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+
   private final List<Path> roots;
+  private final RecentDirectories recent = new RecentDirectories();
 
   private PathFence(List<Path> roots) {
     this.roots = roots;
@@ -70,6 +80,11 @@ public final class PathFence {
     return directories.isEmpty() ? NONE : new PathFence(List.copyOf(real));
   }
 
+  /** Directories kept open now (for tests). */
+  int recentDirectories() {
+    return recent.size();
+  }
+
   public boolean isOpen() {
     return this == NONE;
   }
@@ -83,6 +98,16 @@ public final class PathFence {
   public InputStream open(Path file) throws IOException {
     if (this == NONE) {
       return Files.newInputStream(file);
+    }
+    Path absolute = file.toAbsolutePath().normalize();
+    SecureDirectoryStream<Path> dir =
+        absolute.getParent() == null ? null : recent.get(absolute.getParent());
+    if (dir != null) {
+      try {
+        return Channels.newInputStream(dir.newByteChannel(absolute.getFileName(), READ_NOFOLLOW));
+      } catch (IOException | ClosedDirectoryStreamException e) {
+        // a link, a missing file, or the directory just let go: the walk tells which
+      }
     }
     return Channels.newInputStream(new Walk(file).channel());
   }
@@ -144,11 +169,32 @@ public final class PathFence {
       return Files.readAttributes(absolute, BasicFileAttributes.class);
     }
     Path parent = absolute.getParent();
-    try (SecureDirectoryStream<Path> dir = new Walk(parent).directory()) {
-      return dir.getFileAttributeView(
-              absolute.getFileName(), BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-          .readAttributes();
+    SecureDirectoryStream<Path> kept = recent.get(parent);
+    if (kept != null) {
+      try {
+        return attributes(kept, absolute.getFileName());
+      } catch (IOException | ClosedDirectoryStreamException e) {
+        // missing, or the directory just let go: the walk tells which
+      }
     }
+    Walk walk = new Walk(parent);
+    SecureDirectoryStream<Path> dir = walk.directory();
+    boolean keep = false;
+    try {
+      BasicFileAttributes attributes = attributes(dir, absolute.getFileName());
+      keep = recent.keep(walk.path, dir);
+      return attributes;
+    } finally {
+      if (!keep) {
+        dir.close();
+      }
+    }
+  }
+
+  private static BasicFileAttributes attributes(SecureDirectoryStream<Path> dir, Path name)
+      throws IOException {
+    return dir.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+        .readAttributes();
   }
 
   /** One path walked from its root, directory by directory, never through a link. */
@@ -169,18 +215,24 @@ public final class PathFence {
         if (path.equals(root)) {
           throw new FileSystemException(asked.toString(), null, "is a directory");
         }
-        try (SecureDirectoryStream<Path> parent =
-            descend(root, root.relativize(path.getParent()))) {
-          if (parent == null) {
-            continue; // a link on the way: walk again from the start
-          }
+        SecureDirectoryStream<Path> parent = descend(root, root.relativize(path.getParent()));
+        if (parent == null) {
+          continue; // a link on the way: walk again from the start
+        }
+        boolean keep = false;
+        try {
           Path name = path.getFileName();
           if (isLink(parent, name)) {
             follow(path.getParent(), name, null);
             continue;
           }
-          return parent.newByteChannel(
-              name, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
+          SeekableByteChannel channel = parent.newByteChannel(name, READ_NOFOLLOW);
+          keep = recent.keep(path.getParent(), parent); // reached without a link
+          return channel;
+        } finally {
+          if (!keep) {
+            parent.close();
+          }
         }
       }
     }
