@@ -54,7 +54,28 @@ public final class RestoreRun {
       int clustersPerAccount,
       int blobTransfers,
       S3Endpoint s3,
-      String warmupJdbcUrl) {}
+      String warmupJdbcUrl) {
+
+    /** The same restore into another database and a volume beside this one, with no warm-up. */
+    Params training(String trainingJdbcUrl) {
+      return new Params(
+          trainingJdbcUrl,
+          user,
+          password,
+          source,
+          volume + "-aot",
+          volumeKind,
+          clusterSize,
+          accounts,
+          clustersPerAccount,
+          blobTransfers,
+          s3,
+          null);
+    }
+  }
+
+  /** The java binary of this JVM, which restore JVMs run too. */
+  private static final Path JAVA = Path.of(System.getProperty("java.home"), "bin", "java");
 
   /** A backup in our format, local or in the benchmark's bucket. */
   static SourceSpec backup(String location) {
@@ -210,9 +231,8 @@ public final class RestoreRun {
    */
   static List<String> prepare(Params params, String heap, Path workDir)
       throws IOException, InterruptedException {
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     return ChildJvm.classPath(
-        java,
+        JAVA,
         options -> {
           try (BenchDatabase db =
               new BenchDatabase(
@@ -221,21 +241,7 @@ public final class RestoreRun {
                   params.password(),
                   "aot",
                   1)) {
-            Params training =
-                new Params(
-                    db.jdbcUrl(),
-                    params.user(),
-                    params.password(),
-                    params.source(),
-                    params.volume() + "-aot",
-                    params.volumeKind(),
-                    params.clusterSize(),
-                    params.accounts(),
-                    params.clustersPerAccount(),
-                    params.blobTransfers(),
-                    params.s3(),
-                    null);
-            return run(training, heap, workDir, options, false);
+            return run(params.training(db.jdbcUrl()), heap, workDir, options, false);
           } catch (Exception e) {
             System.err.println("training the start-up cache failed: " + e);
             return -1;
@@ -249,8 +255,7 @@ public final class RestoreRun {
     Path paramsFile = workDir.resolve("restore-params.json");
     Path resultFile = workDir.resolve("restore-result.json");
     Files.writeString(paramsFile, Json.MAPPER.writeValueAsString(params));
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx" + heap));
+    List<String> command = new ArrayList<>(List.of(JAVA.toString(), "-Xmx" + heap));
     command.addAll(LAUNCHER_COMMAND_FLAGS);
     // For profiles: e.g. BENCH_RESTORE_JAVA_OPTS=-XX:StartFlightRecording=filename=r.jfr
     String extra = System.getenv("BENCH_RESTORE_JAVA_OPTS");

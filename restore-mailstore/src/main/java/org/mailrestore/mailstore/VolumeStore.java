@@ -131,7 +131,6 @@ public final class VolumeStore {
         rs.getString(8));
   }
 
-  /** The blobs among {@code digests} the volume already holds: one keyed query per thousand. */
   /**
    * Records blobs a volume now holds, in a short transaction of their own: called once the blobs
    * are durable and before the items that refer to them commit. A blob recorded for a cluster that
@@ -168,6 +167,7 @@ public final class VolumeStore {
         });
   }
 
+  /** The blobs among {@code digests} the volume already holds: one keyed query per thousand. */
   public Map<BlobDigest, StoredBlob> present(int volumeId, Collection<BlobDigest> digests)
       throws SQLException {
     Map<BlobDigest, StoredBlob> found = new HashMap<>();
