@@ -16,6 +16,7 @@ import org.mailrestore.backup.LocalBackupStorage;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
 import org.mailrestore.bench.RawRows.Cluster;
+import org.mailrestore.destination.Lease;
 import org.mailrestore.destination.ProvisionedAccount;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Parsed;
@@ -192,7 +193,8 @@ final class WriterBench {
       ClusterRecord journal =
           new ClusterRecord(
               books.dataSource(),
-              new ClusterRecord.Header(operation, sourceId, "bench", space, seq++, 0, 0, List.of()),
+              new ClusterRecord.Header(
+                  operation, sourceId, "bench", Lease.HELD, space, seq++, 0, 0, List.of()),
               metrics);
       for (IdMap.Mapping m : c.mappings()) {
         journal.mapped(m.oldId(), m.newId());

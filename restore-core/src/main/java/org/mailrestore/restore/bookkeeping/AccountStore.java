@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
+import org.mailrestore.destination.Lease;
 import org.mailrestore.destination.LeaseLostException;
 import org.mailrestore.destination.ProvisionedAccount;
 import org.mailrestore.restore.AccountProgress;
@@ -144,33 +145,39 @@ public final class AccountStore {
   }
 
   /**
-   * Sets an account's final (or new) state and releases it, if {@code leaseOwner} still holds it.
+   * Sets an account's final (or new) state and releases it, if {@code leaseOwner} still holds it
+   * under this {@code lease}: checked with the account's row locked, as a cluster's commit checks
+   * it.
    *
-   * @throws LeaseLostException when another instance took the account over meanwhile
+   * @throws LeaseLostException when another instance, or another claim of this one, took the
+   *     account over meanwhile
    */
   public void finishHeld(
       String operationId,
       String sourceAccountId,
       String leaseOwner,
+      Lease lease,
       AccountState state,
       @Nullable String error)
       throws SQLException {
-    int changed =
-        Sql.update(
-            dataSource,
-            "UPDATE restore_account SET state = ?, error = ?, lease_owner = NULL,"
-                + " lease_until = NULL, finished_at = IF(?, NOW(3), NULL)"
-                + " WHERE operation_id = ? AND source_account_id = ? AND lease_owner = ?",
-            state.name(),
-            error,
-            state.isDone(),
-            operationId,
-            sourceAccountId,
-            leaseOwner);
-    if (changed == 0) {
-      throw new LeaseLostException(
-          "account " + sourceAccountId + " was taken over before it was finished here");
-    }
+    Sql.inTransaction(
+        dataSource,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "UPDATE restore_account SET state = ?, error = ?, lease_owner = NULL,"
+                      + " lease_until = NULL, finished_at = IF(?, NOW(3), NULL)"
+                      + " WHERE operation_id = ? AND source_account_id = ? AND lease_owner = ?")) {
+            Sql.bind(
+                ps, state.name(), error, state.isDone(), operationId, sourceAccountId, leaseOwner);
+            if (ps.executeUpdate() == 0) {
+              throw new LeaseLostException(
+                  "account " + sourceAccountId + " was taken over before it was finished here");
+            }
+          }
+          lease.check();
+          return null;
+        });
   }
 
   /**

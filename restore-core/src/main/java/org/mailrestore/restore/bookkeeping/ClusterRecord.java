@@ -8,6 +8,7 @@ import org.mailrestore.destination.ClusterJournal;
 import org.mailrestore.destination.FolderBatch.FolderToWrite;
 import org.mailrestore.destination.FolderBatch.TagToWrite;
 import org.mailrestore.destination.ItemBatch.ItemToWrite;
+import org.mailrestore.destination.Lease;
 import org.mailrestore.kind.FailureReason;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.restore.Phase;
@@ -28,6 +29,8 @@ public final class ClusterRecord implements ClusterJournal {
   /**
    * Who the cluster belongs to and what the engine knew of it before the target wrote it.
    *
+   * @param lease this claim of the account: checked again once the account's row is locked, just
+   *     before the commit (decision 0049)
    * @param skipped items left out because an earlier run restored them
    * @param failed items the engine could not hand to the target (undecodable, folder missing)
    * @param failures the failures and repairs the engine found
@@ -36,6 +39,7 @@ public final class ClusterRecord implements ClusterJournal {
       String operationId,
       String sourceAccountId,
       String leaseOwner,
+      Lease lease,
       IdSpace idSpace,
       int seq,
       long skipped,
@@ -144,6 +148,9 @@ public final class ClusterRecord implements ClusterJournal {
     // Last, so the account row is locked only for the commit itself.
     AccountStore.addCounters(
         c, header.operationId(), header.sourceAccountId(), header.leaseOwner(), counters());
+    // The row names this instance, but maybe through a later claim of its own: only the claim
+    // this cluster started under may commit it. No claim can change while the row is locked.
+    header.lease().check();
   }
 
   @Override

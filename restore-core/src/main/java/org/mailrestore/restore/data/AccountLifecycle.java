@@ -81,6 +81,7 @@ final class AccountLifecycle {
           account.state() == AccountState.SKIPPED ? countSkipped() : restoreItems();
       if (state == null) {
         // Stopped (cancel or shutdown): clusters in flight finished; another run continues.
+        records.leases().released(lease);
         records
             .db()
             .run(
@@ -135,6 +136,9 @@ final class AccountLifecycle {
    */
   private Optional<AccountState> leave(LeaseLostException e) throws SQLException {
     LOG.warn("{}; leaving account {} to its new owner", e.getMessage(), account.accountName());
+    // First, so that a cluster of this claim still in flight cannot commit once the account is
+    // claimed again, by this instance too (decision 0049).
+    records.leases().released(lease);
     records
         .db()
         .run(
@@ -148,13 +152,11 @@ final class AccountLifecycle {
         .db()
         .run(
             "finishing an account",
-            () -> {
-              lease.check();
-              records
-                  .books()
-                  .accounts()
-                  .finishHeld(run.id(), sourceId, records.instanceId(), state, error);
-            });
+            () ->
+                records
+                    .books()
+                    .accounts()
+                    .finishHeld(run.id(), sourceId, records.instanceId(), lease, state, error));
     records.metrics().accountDone(state);
   }
 

@@ -77,6 +77,7 @@ final class ClusterCommit {
         run.id(),
         account.sourceAccountId(),
         records.instanceId(),
+        lease,
         account.provisionedIdSpace(),
         seq,
         skipped,

@@ -40,8 +40,13 @@ public final class HeldLeases {
     return h;
   }
 
-  /** The account is no longer this instance's (finished, released, stopped). */
+  /**
+   * The account is no longer this instance's under this claim (finished, released, stopped, left):
+   * the claim is lost for good, so a write of it still in flight cannot commit even after this
+   * instance claims the account again (decision 0049). Called before the database lets it go.
+   */
   public void released(Held h) {
+    h.lose();
     held.remove(h.key, h);
   }
 

@@ -51,4 +51,16 @@ class HeldLeasesTest {
     leases.renewed(System.nanoTime(), Set.of(new HeldAccount("op", "a")));
     assertThatCode(again::check).doesNotThrowAnyException();
   }
+
+  @Test
+  void aClaimLetGoStaysLostWhateverTheDatabaseSaysLater() {
+    HeldLeases leases = new HeldLeases(30);
+    HeldLeases.Held left = leases.claimed("op", "a", System.nanoTime());
+    leases.released(left); // its worker left the account, before its deadline
+    assertThatThrownBy(left::check).isInstanceOf(LeaseLostException.class);
+    HeldLeases.Held again = leases.claimed("op", "a", System.nanoTime());
+    leases.renewed(System.nanoTime(), Set.of(new HeldAccount("op", "a")));
+    assertThatThrownBy(left::check).isInstanceOf(LeaseLostException.class);
+    assertThatCode(again::check).doesNotThrowAnyException();
+  }
 }
