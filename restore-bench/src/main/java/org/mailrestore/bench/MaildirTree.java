@@ -82,17 +82,41 @@ final class MaildirTree {
       byte[] message = Files.readAllBytes(files.get(i % files.size()));
       try (var out = Files.newOutputStream(cur.resolve(n + ".bench:2,S"))) {
         if (i >= files.size()) {
-          boolean crlf =
-              indexOf(message, (byte) '\n') > 0
-                  && message[indexOf(message, (byte) '\n') - 1] == '\r';
-          out.write(
-              ("X-Bench-Copy: " + i + (crlf ? "\r\n" : "\n"))
-                  .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+          out.write(copyHeader(message, i));
         }
         out.write(message);
       }
     }
     return count;
+  }
+
+  /**
+   * The tree's folders again under {@code copy}, each message made distinct as {@link
+   * #distinctFolder(Path, Path, int, int)} makes it (numbered from {@code first}): a tree of the
+   * same shape whose messages share no digest with the tree's.
+   */
+  static long distinctTree(Path tree, Path copy, int first) throws IOException {
+    List<Path> files = messages(tree);
+    for (int n = 0; n < files.size(); n++) {
+      Path file = files.get(n);
+      Path target = copy.resolve(tree.relativize(file));
+      Path folder = target.getParent().getParent();
+      maildir(folder);
+      byte[] message = Files.readAllBytes(file);
+      try (var out = Files.newOutputStream(target)) {
+        out.write(copyHeader(message, first + n));
+        out.write(message);
+      }
+    }
+    return files.size();
+  }
+
+  /** {@code X-Bench-Copy: n} with the message's own line ending. */
+  private static byte[] copyHeader(byte[] message, int n) {
+    int lf = indexOf(message, (byte) '\n');
+    boolean crlf = lf > 0 && message[lf - 1] == '\r';
+    return ("X-Bench-Copy: " + n + (crlf ? "\r\n" : "\n"))
+        .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   }
 
   private static int indexOf(byte[] bytes, byte b) {

@@ -33,7 +33,7 @@ import java.util.Set;
  * that stay inside the roots still work; one that leads outside is refused as if the file were
  * unreadable.
  *
- * <p>The directory a file was opened in (or looked at in) is kept open for a second ({@link
+ * <p>The directory a file was opened in (or looked at in) is kept open while it is used ({@link
  * RecentDirectories}) and used for the next files in it while its path still names it: the open
  * descriptor, never a verdict on a path.
  */

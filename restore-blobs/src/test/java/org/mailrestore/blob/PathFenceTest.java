@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The fence keeps the directory a file was opened in for a second (decision 0048): the next files
- * there are read through it, and a directory swapped for a link or moved away in that second is
+ * The fence keeps the directory a file was opened in while it is used (decision 0048): the next
+ * files there are read through it, and a directory swapped for a link or moved away meanwhile is
  * walked again, so what leads outside is still refused.
  */
 class PathFenceTest {
