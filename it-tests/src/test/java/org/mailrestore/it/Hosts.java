@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.mailrestore.testkit.ScratchSpace;
 
 /**
@@ -22,9 +23,16 @@ import org.mailrestore.testkit.ScratchSpace;
  */
 final class Hosts implements AutoCloseable {
 
+  /**
+   * Hosts made by this JVM so far: each set gets names of its own, since the kernel removes a
+   * deleted namespace's interfaces in the background and the next test may start before it has.
+   */
+  private static final AtomicInteger MADE = new AtomicInteger();
+
   private final String prefix;
   private final String subnet;
   private final Map<String, String> addresses = new LinkedHashMap<>();
+  private final List<String> namespaces = new ArrayList<>();
   private final Path dataDir;
   private Process database;
 
@@ -48,7 +56,8 @@ final class Hosts implements AutoCloseable {
   /** A bridge and one namespace per name, numbered from .1 on a /24 of their own. */
   static Hosts create(String... names) throws Exception {
     long pid = ProcessHandle.current().pid();
-    String prefix = "mr" + (pid % 100_000);
+    // Interface names hold 15 bytes: "mr" + 5 digits + a letter + "-db" + "v" fits.
+    String prefix = "mr" + (pid % 100_000) + (char) ('a' + MADE.getAndIncrement() % 26);
     Hosts hosts =
         new Hosts(
             prefix,
@@ -63,6 +72,7 @@ final class Hosts implements AutoCloseable {
         String ns = hosts.namespace(name);
         String address = hosts.subnet + n++;
         hosts.run("ip", "netns", "add", ns);
+        hosts.namespaces.add(ns);
         hosts.run(
             "ip", "link", "add", ns + "v", "type", "veth", "peer", "name", "eth0", "netns", ns);
         hosts.run("ip", "link", "set", ns + "v", "master", prefix + "br", "up");
@@ -192,8 +202,8 @@ final class Hosts implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-    for (String host : addresses.keySet()) {
-      runQuietly("ip", "netns", "delete", namespace(host));
+    for (String ns : namespaces) {
+      runQuietly("ip", "netns", "delete", ns);
     }
     runQuietly("ip", "link", "delete", prefix + "br");
   }
