@@ -11,8 +11,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mailrestore.restore.AccountProgress;
-import org.mailrestore.restore.RestoreRequest;
-import org.mailrestore.sql.Sql;
 import org.mailrestore.testkit.TestDatabase;
 import org.mailrestore.testkit.TestMariaDb;
 
@@ -26,16 +24,9 @@ class AccountClaimsTest {
   @BeforeEach
   void accounts() throws Exception {
     database = TestMariaDb.createDatabase();
-    EngineSchema.migrate(database.dataSource());
-    books = new Bookkeeping(database.dataSource());
-    books.operations().create(operationId, RestoreRequest.local("/claims"), "claims", null);
-    for (String name : new String[] {"carol", "alice", "bob", "dave"}) {
-      books.accounts().add(operationId, "src-" + name, name + "@claims.example");
-    }
-    Sql.update(
-        database.dataSource(),
-        "UPDATE restore_account SET state = 'PROVISIONED' WHERE operation_id = ?",
-        operationId);
+    books =
+        ProvisionedOperation.create(
+            database.dataSource(), operationId, "claims", "carol", "alice", "bob", "dave");
   }
 
   @AfterEach

@@ -12,7 +12,6 @@ import org.mailrestore.destination.LeaseLostException;
 import org.mailrestore.restore.AccountProgress;
 import org.mailrestore.restore.AccountState;
 import org.mailrestore.restore.RestoreMetrics;
-import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.run.HeldLeases;
 import org.mailrestore.sql.Sql;
 import org.mailrestore.testkit.TestDatabase;
@@ -36,14 +35,7 @@ class LeaseFenceTest {
   @BeforeEach
   void account() throws Exception {
     database = TestMariaDb.createDatabase();
-    EngineSchema.migrate(database.dataSource());
-    books = new Bookkeeping(database.dataSource());
-    books.operations().create(operationId, RestoreRequest.local("/fence"), "fence", null);
-    books.accounts().add(operationId, ACCOUNT, "alice@fence.example");
-    Sql.update(
-        database.dataSource(),
-        "UPDATE restore_account SET state = 'PROVISIONED' WHERE operation_id = ?",
-        operationId);
+    books = ProvisionedOperation.create(database.dataSource(), operationId, "fence", "alice");
   }
 
   @AfterEach
