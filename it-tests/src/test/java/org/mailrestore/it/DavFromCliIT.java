@@ -31,6 +31,7 @@ import org.mailrestore.backup.generate.GeneratorSpec;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Parsed;
 import org.mailrestore.sql.Sql;
+import org.mailrestore.testkit.CyrusServer;
 import org.mailrestore.testkit.RadicaleServer;
 import org.mailrestore.testkit.TestDatabase;
 import org.mailrestore.testkit.TestMariaDb;
@@ -109,6 +110,120 @@ class DavFromCliIT {
     CliProcess verify = CliProcess.start(own.database().server().password(), null, env, args);
     assertThat(verify.waitFor(300)).as(verify.output()).isEqualTo(1);
     assertThat(verify.output()).contains("2 differences").contains("which does not exist");
+  }
+
+  /**
+   * The same into Cyrus, mail and the rest: {@code --target imap://...} and {@code --target
+   * dav://.../dav/ --dav-cyrus-imap imap://...} (decision 0051). Each user then reads their own
+   * calendars and address books as a client does, with their own login, and finds every resource
+   * the target recorded; verify finds no difference; a second run adds nothing.
+   */
+  @Test
+  void oneCommandPutsTheMailAndTheRestIntoCyrus() throws Exception {
+    assumeTrue(CyrusServer.davInstalled(), "Cyrus's httpd is not installed: .ci/run installs it");
+    ImapServers.Server imap = ImapServers.CYRUS.start();
+    CyrusServer cyrus = CyrusServer.get();
+    Path backup = generate(2, 150);
+    List<String> accounts = accounts(backup);
+    imap.prepare(accounts);
+    List<String> flags = new ArrayList<>(List.of("--backup", backup.toString()));
+    flags.addAll(imap.targetArgs());
+    flags.addAll(
+        List.of(
+            "--target",
+            "dav" + cyrus.davUrl().substring("http".length()),
+            "--dav-cyrus-imap",
+            cyrus.url()));
+    flags.addAll(Cli.database(own.database()));
+    Map<String, String> env = new HashMap<>(imap.environment());
+    env.put("MAILRESTORE_DAV_USER", CyrusServer.ADMIN);
+    env.put("MAILRESTORE_DAV_PASSWORD", CyrusServer.ADMIN_PASSWORD);
+
+    String first = run(env, "restore run", flags);
+    assertThat(first).contains("COMPLETED").contains(" 0 failed");
+    assertThat(recorded()).as("contacts, appointments and tasks recorded").isPositive();
+    Map<String, Long> held = new HashMap<>();
+    for (String account : accounts) {
+      String password = "pw-" + UUID.randomUUID();
+      cyrus.setPassword(account, password);
+      long seen = asTheUser(cyrus, account, password);
+      assertThat(seen)
+          .as("what %s reads in their own calendars and address books", account)
+          .isEqualTo(
+              count(
+                  "SELECT COUNT(*) FROM dav_resource r JOIN dav_account a ON a.id = r.account_id"
+                      + " WHERE a.login = '"
+                      + account
+                      + "'"));
+      held.put(account, seen);
+    }
+    assertThat(run(env, "verify", flags)).contains("no differences");
+
+    String second = run(env, "restore run", flags);
+    assertThat(second).contains("COMPLETED").contains(" 0 restored");
+    for (String account : accounts) {
+      assertThat(asTheUser(cyrus, account, null))
+          .as("a second run adds nothing")
+          .isEqualTo(held.get(account));
+    }
+  }
+
+  private final Map<String, String> cyrusPasswords = new HashMap<>();
+
+  /**
+   * The cards and calendar objects a Cyrus user finds in their own homes, read as that user (a
+   * {@code PROPFIND} of each collection under {@code /dav/calendars/user/<them>/} and {@code
+   * /dav/addressbooks/user/<them>/}).
+   */
+  private long asTheUser(CyrusServer cyrus, String user, String password) throws Exception {
+    if (password != null) {
+      cyrusPasswords.put(user, password);
+    }
+    String auth = basic(user, cyrusPasswords.get(user));
+    HttpClient http = HttpClient.newHttpClient();
+    long count = 0;
+    for (String tree : List.of("calendars", "addressbooks")) {
+      URI home = URI.create(cyrus.davUrl() + tree + "/user/" + user + "/");
+      for (String href : propfind(http, auth, home)) {
+        URI collection = home.resolve(href);
+        if (!href.endsWith("/") || collection.getPath().equals(home.getPath())) {
+          continue;
+        }
+        for (String member : propfind(http, auth, collection)) {
+          if (member.endsWith(".ics") || member.endsWith(".vcf")) {
+            count++;
+          }
+        }
+      }
+    }
+    return count;
+  }
+
+  private static List<String> propfind(HttpClient http, String auth, URI uri) throws Exception {
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(uri)
+                .header("Authorization", auth)
+                .header("Depth", "1")
+                .header("Content-Type", "application/xml")
+                .method(
+                    "PROPFIND",
+                    HttpRequest.BodyPublishers.ofString(
+                        "<?xml version=\"1.0\"?><D:propfind xmlns:D=\"DAV:\"><D:prop>"
+                            + "<D:resourcetype/></D:prop></D:propfind>"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    List<String> hrefs = new ArrayList<>();
+    if (r.statusCode() == 404) {
+      return hrefs; // a home not made yet
+    }
+    assertThat(r.statusCode()).as("PROPFIND %s: %s", uri, r.body()).isEqualTo(207);
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("<D:href>([^<]*)</D:href>").matcher(r.body());
+    while (m.find()) {
+      hrefs.add(m.group(1));
+    }
+    return hrefs;
   }
 
   private static String basic(String user, String password) {
@@ -262,6 +377,63 @@ class DavFromCliIT {
     flags.addAll(Cli.database(own.database()));
     Map<String, String> env = davAdmin();
 
+    killFiveTimesThenResume(flags, env, () -> onServer(radicale, prefix));
+  }
+
+  /**
+   * The same into Cyrus's DAV alone ({@code --dav-cyrus-imap}): what the server holds is counted as
+   * its users read it, each logged in as themselves.
+   */
+  @Test
+  void killedFiveTimesIntoCyrusThenResumedLosesAndDoublesNothing() throws Exception {
+    assumeTrue(CyrusServer.davInstalled(), "Cyrus's httpd is not installed: .ci/run installs it");
+    CyrusServer cyrus = CyrusServer.get();
+    Path backup = RestoreProcesses.generate(dir.resolve("backup"), 2, 3000, 39);
+    List<String> accounts = accounts(backup);
+    for (String account : accounts) {
+      // The users' mail accounts are there, as where the mail was restored first: Cyrus answers
+      // a user without one who logs in to its httpd with a 500.
+      cyrus.addUser(account);
+      String password = "pw-" + UUID.randomUUID();
+      cyrus.setPassword(account, password);
+      cyrusPasswords.put(account, password);
+    }
+    List<String> flags = new ArrayList<>(List.of("--backup", backup.toString()));
+    flags.addAll(
+        List.of(
+            "--target",
+            "dav" + cyrus.davUrl().substring("http".length()),
+            "--dav-cyrus-imap",
+            cyrus.url()));
+    flags.addAll(Cli.database(own.database()));
+    Map<String, String> env =
+        Map.of(
+            "MAILRESTORE_DAV_USER", CyrusServer.ADMIN,
+            "MAILRESTORE_DAV_PASSWORD", CyrusServer.ADMIN_PASSWORD);
+    killFiveTimesThenResume(
+        flags,
+        env,
+        () -> {
+          long n = 0;
+          for (String account : accounts) {
+            n += asTheUser(cyrus, account, null);
+          }
+          return n;
+        });
+  }
+
+  /** What a server holds of the restore, counted outside the restore. */
+  private interface ServerCount {
+    long get() throws Exception;
+  }
+
+  /**
+   * Runs the restore, kills it with SIGKILL at five random points (counted on the server, so they
+   * land inside clusters), resumes it: verify finds no difference, and the server holds exactly the
+   * resources recorded, each once.
+   */
+  private void killFiveTimesThenResume(
+      List<String> flags, Map<String, String> env, ServerCount onServer) throws Exception {
     long seed = Long.getLong("mailrestore.it.kill-seed", System.nanoTime());
     SplittableRandom random = new SplittableRandom(seed);
     String operation = null;
@@ -279,22 +451,22 @@ class DavFromCliIT {
       CliProcess child = CliProcess.start(own.database().server().password(), null, env, args);
       operation = child.operation();
       long threshold = killAt;
-      if (!awaitOnServer(child, radicale, prefix, n -> n >= threshold)) {
+      if (!awaitOnServer(child, onServer, n -> n >= threshold)) {
         System.out.println(child.output());
         break; // it finished before this kill point
       }
       child.kill();
       kills++;
-      killAt = onServer(radicale, prefix) + 10 + random.nextInt(50);
+      killAt = onServer.get() + 10 + random.nextInt(50);
     }
     assertThat(kills).as("kills (seed %d)", seed).isEqualTo(5);
     List<String> resume = new ArrayList<>(flags);
     resume.addAll(List.of("--operation", operation, "--lease-seconds", "3"));
     assertThat(run(env, "restore run", resume)).contains("COMPLETED").contains(" 0 failed");
     assertThat(run(env, "verify", flags)).contains("no differences");
-    long onServer = onServer(radicale, prefix);
+    long held = onServer.get();
     String context = "after 5 kills (seed " + seed + ")";
-    assertThat(onServer).as("on the server, " + context).isEqualTo(recorded()).isPositive();
+    assertThat(held).as("on the server, " + context).isEqualTo(recorded()).isPositive();
     assertThat(count("SELECT COUNT(DISTINCT account_id, href) FROM dav_resource"))
         .as("each resource recorded once, " + context)
         .isEqualTo(recorded());
@@ -313,11 +485,10 @@ class DavFromCliIT {
   }
 
   private static boolean awaitOnServer(
-      CliProcess process, RadicaleServer radicale, String prefix, LongPredicate until)
-      throws Exception {
+      CliProcess process, ServerCount onServer, LongPredicate until) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
     while (process.isAlive()) {
-      if (until.test(onServer(radicale, prefix))) {
+      if (until.test(onServer.get())) {
         return true;
       }
       assertThat(System.nanoTime())

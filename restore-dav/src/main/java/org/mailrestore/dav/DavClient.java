@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
@@ -71,7 +72,9 @@ public final class DavClient {
         </mkcol>
         """
             .formatted(xmlText(displayName));
-    return send(request(collection).method("MKCOL", xml(body)), collection);
+    return send(
+        request(collection).header("Content-Type", XML_TYPE).method("MKCOL", xml(body)),
+        collection);
   }
 
   /**
@@ -96,7 +99,9 @@ public final class DavClient {
                 xmlText(displayName),
                 xmlText(component),
                 color == null ? "" : "<A:calendar-color>" + xmlText(color) + "</A:calendar-color>");
-    return send(request(collection).method("MKCALENDAR", xml(body)), collection);
+    return send(
+        request(collection).header("Content-Type", XML_TYPE).method("MKCALENDAR", xml(body)),
+        collection);
   }
 
   /**
@@ -133,7 +138,13 @@ public final class DavClient {
         <?xml version="1.0" encoding="utf-8"?>
         <D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:displayname/></D:prop></D:propfind>
         """;
-    Answer a = send(request(home).header("Depth", "1").method("PROPFIND", xml(body)), home);
+    Answer a =
+        send(
+            request(home)
+                .header("Content-Type", XML_TYPE)
+                .header("Depth", "1")
+                .method("PROPFIND", xml(body)),
+            home);
     if (a.status() == 404) {
       return List.of();
     }
@@ -163,6 +174,64 @@ public final class DavClient {
     return found;
   }
 
+  /** A collection itself (a {@code PROPFIND} of depth 0); empty when it is not there (404). */
+  public Optional<Collection> collection(URI collection) throws IOException {
+    String body =
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:displayname/></D:prop></D:propfind>
+        """;
+    Answer a =
+        send(
+            request(collection)
+                .header("Content-Type", XML_TYPE)
+                .header("Depth", "0")
+                .method("PROPFIND", xml(body)),
+            collection);
+    if (a.status() == 404) {
+      return Optional.empty();
+    }
+    if (a.status() != 207) {
+      throw new IOException(
+          "PROPFIND " + collection + " answered " + a.status() + ": " + brief(a.body()));
+    }
+    NodeList responses = parse(a.body()).getElementsByTagNameNS(DAV, "response");
+    if (responses.getLength() == 0) {
+      return Optional.empty();
+    }
+    Element r = (Element) responses.item(0);
+    return Optional.of(
+        new Collection(
+            collection,
+            text(r, DAV, "displayname"),
+            r.getElementsByTagNameNS(CARDDAV, "addressbook").getLength() > 0,
+            r.getElementsByTagNameNS(CALDAV, "calendar").getLength() > 0));
+  }
+
+  /**
+   * Sets a collection's name and, for a calendar, its colour ({@code #rrggbb}, or null) with a
+   * {@code PROPPATCH}: for a collection made some other way than by {@code MKCOL} (Cyrus's, over
+   * IMAP).
+   */
+  public Answer name(URI collection, String displayName, String color) throws IOException {
+    String body =
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <D:propertyupdate xmlns:D="DAV:" xmlns:A="http://apple.com/ns/ical/">
+          <D:set><D:prop>
+            <D:displayname>%s</D:displayname>
+            %s
+          </D:prop></D:set>
+        </D:propertyupdate>
+        """
+            .formatted(
+                xmlText(displayName),
+                color == null ? "" : "<A:calendar-color>" + xmlText(color) + "</A:calendar-color>");
+    return send(
+        request(collection).header("Content-Type", XML_TYPE).method("PROPPATCH", xml(body)),
+        collection);
+  }
+
   /** Whether a collection or resource is there (a {@code PROPFIND} of depth 0). */
   public boolean exists(URI uri) throws IOException {
     String body =
@@ -170,7 +239,13 @@ public final class DavClient {
         <?xml version="1.0" encoding="utf-8"?>
         <D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/></D:prop></D:propfind>
         """;
-    Answer a = send(request(uri).header("Depth", "0").method("PROPFIND", xml(body)), uri);
+    Answer a =
+        send(
+            request(uri)
+                .header("Content-Type", XML_TYPE)
+                .header("Depth", "0")
+                .method("PROPFIND", xml(body)),
+            uri);
     if (a.status() == 207) {
       return true;
     }
@@ -195,7 +270,12 @@ public final class DavClient {
         </C:addressbook-query>
         """;
     Answer a =
-        send(request(addressBook).header("Depth", "1").method("REPORT", xml(body)), addressBook);
+        send(
+            request(addressBook)
+                .header("Content-Type", XML_TYPE)
+                .header("Depth", "1")
+                .method("REPORT", xml(body)),
+            addressBook);
     if (a.status() != 207) {
       throw new IOException(
           "REPORT " + addressBook + " answered " + a.status() + ": " + brief(a.body()));
@@ -213,7 +293,13 @@ public final class DavClient {
           <C:filter><C:comp-filter name="VCALENDAR"/></C:filter>
         </C:calendar-query>
         """;
-    Answer a = send(request(calendar).header("Depth", "1").method("REPORT", xml(body)), calendar);
+    Answer a =
+        send(
+            request(calendar)
+                .header("Content-Type", XML_TYPE)
+                .header("Depth", "1")
+                .method("REPORT", xml(body)),
+            calendar);
     if (a.status() != 207) {
       throw new IOException(
           "REPORT " + calendar + " answered " + a.status() + ": " + brief(a.body()));
@@ -260,6 +346,9 @@ public final class DavClient {
         .timeout(Duration.ofSeconds(60))
         .header("Authorization", authorization);
   }
+
+  /** The type of a request's XML body, which Cyrus requires be said. */
+  private static final String XML_TYPE = "application/xml; charset=utf-8";
 
   private static HttpRequest.BodyPublisher xml(String body) {
     return HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8);

@@ -191,34 +191,23 @@ final class DavCollections {
 
   /** Makes a collection; one already there (a retry, a resume) is taken as it is. */
   private void makeOnServer(CollectionRow row) throws IOException {
-    if (row.kind() == CollectionKind.NONE) {
-      return;
+    if (row.kind() != CollectionKind.NONE) {
+      server.homes().make(account.name(), row);
     }
-    URI uri = server.home(account.name()).resolve(row.href());
-    DavClient client = server.client();
-    Answer a =
-        switch (row.kind()) {
-          case ADDRESSBOOK -> client.makeAddressBook(uri, row.name());
-          case CALENDAR -> client.makeCalendar(uri, row.name(), "VEVENT", color(row.color()));
-          case TASKS -> client.makeCalendar(uri, row.name(), "VTODO", color(row.color()));
-          case NONE -> throw new IllegalStateException("no collection to make");
-        };
-    // A collection there already answers 405 (RFC 4918) or, to MKCALENDAR, 409 with the
-    // precondition resource-must-be-null (Radicale).
-    boolean there =
-        a.status() == 405 || (a.status() == 409 && a.body().contains("resource-must-be-null"));
-    if (!a.ok() && !there) {
-      throw new IOException(
-          "the DAV server refused to make "
-              + uri
-              + " for the folder \""
-              + row.name()
-              + "\" ("
-              + a.status()
-              + ": "
-              + DavClient.brief(a.body())
-              + ")");
-    }
+  }
+
+  /** The error of a server that refused to make a folder's collection. */
+  static IOException refused(URI uri, CollectionRow row, Answer a) {
+    return new IOException(
+        "the DAV server refused to make "
+            + uri
+            + " for the folder \""
+            + row.name()
+            + "\" ("
+            + a.status()
+            + ": "
+            + DavClient.brief(a.body())
+            + ")");
   }
 
   static String color(int zimbraColor) {

@@ -11,6 +11,7 @@ import org.mailrestore.destination.MailTarget;
 import org.mailrestore.destination.TargetContext;
 import org.mailrestore.destination.TargetKind;
 import org.mailrestore.destination.TargetSpec;
+import org.mailrestore.imap.ImapAdministration;
 import org.mailrestore.kind.FieldProblems;
 import org.mailrestore.kind.KindOption;
 import org.mailrestore.kind.KindSecrets;
@@ -32,6 +33,7 @@ public final class DavKind implements TargetKind {
   static final String PASSWORD_FILE = "password-file";
   static final String TRUST_STORE = "trust-store";
   static final String HOME = "home";
+  static final String CYRUS_IMAP = "cyrus-imap";
 
   @Override
   public String name() {
@@ -70,8 +72,14 @@ public final class DavKind implements TargetKind {
                 HOME,
                 "Where each user's address books and calendars go, under the server's path:"
                     + " {address} (ann@example.org), {local} (ann) and {domain} are replaced."
-                    + " Radicale: {address}/")
-            .withDefault(DavServer.DEFAULT_HOME));
+                    + " Radicale: {address}/. With --dav-cyrus-imap: the Cyrus user,"
+                    + " {address} (virtual domains) or {local}")
+            .withDefault(TemplateHomes.DEFAULT),
+        KindOption.optional(
+            CYRUS_IMAP,
+            "A Cyrus server: its IMAP URL (imap://host:143 or imaps://...), where the DAV admin,"
+                + " one of Cyrus's admins, makes users' calendars and address books (the DAV"
+                + " URL is then Cyrus's /dav/ root)"));
   }
 
   @Override
@@ -81,6 +89,15 @@ public final class DavKind implements TargetKind {
         DavServer.base(spec.location());
       } catch (IllegalArgumentException e) {
         problems.add("target.location", e.getMessage());
+      }
+    }
+    String cyrus = spec.option(CYRUS_IMAP);
+    if (cyrus != null && !cyrus.isBlank()) {
+      String c = cyrus.toLowerCase(java.util.Locale.ROOT);
+      if (!c.startsWith("imap://") && !c.startsWith("imaps://")) {
+        problems.add(
+            "target.options." + CYRUS_IMAP,
+            "must be Cyrus's IMAP URL: imap://host:143 or imaps://");
       }
     }
     String home = spec.option(HOME);
@@ -126,8 +143,23 @@ public final class DavKind implements TargetKind {
     if (base.getScheme().equals("https")) {
       http.sslContext(KindSecrets.tls(spec.option(TRUST_STORE), env.get(TRUST_STORE_PASSWORD_ENV)));
     }
-    DavServer server =
-        new DavServer(base, new DavClient(http.build(), user, password), spec.option(HOME));
+    DavClient client = new DavClient(http.build(), user, password);
+    String cyrus = spec.option(CYRUS_IMAP);
+    DavHomes homes;
+    if (cyrus == null || cyrus.isBlank()) {
+      homes = new TemplateHomes(base, client, spec.option(HOME));
+    } else {
+      String trustStore = spec.option(TRUST_STORE);
+      String trustStorePassword = env.get(TRUST_STORE_PASSWORD_ENV);
+      homes =
+          new CyrusHomes(
+              base,
+              client,
+              user,
+              spec.option(HOME),
+              () -> ImapAdministration.open(cyrus, user, password, trustStore, trustStorePassword));
+    }
+    DavServer server = new DavServer(base, client, homes);
     DavRecords.migrate(context.bookkeeping());
     return new DavTarget(server, new DavRecords(context.bookkeeping(), server.describe()));
   }

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Optional;
 import org.mailrestore.dav.DavClient.Answer;
 import org.mailrestore.destination.ProvisionedAccount;
-import org.mailrestore.destination.ProvisioningRefusedException;
 import org.mailrestore.destination.TargetProvisioning;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.ClassOfService;
@@ -17,7 +16,7 @@ import org.mailrestore.mail.Domain;
 /**
  * Phase 1 on a DAV server: an account is a user's home, the collection its address books and
  * calendars go under. A home that is missing is made ({@code MKCOL}), which a server allows the
- * administrator where it lets it write into users' collections (Radicale's rights file). Domains,
+ * administrator where it lets it write into users' collections (see {@link DavHomes}). Domains,
  * classes of service, lists and aliases have no place in DAV: the engine reports them as not
  * carried.
  */
@@ -48,7 +47,7 @@ final class DavProvisioning implements TargetProvisioning {
 
   @Override
   public Optional<ProvisionedAccount> find(String name) throws SQLException, IOException {
-    if (!server.client().exists(server.home(name))) {
+    if (!server.homes().exists(name)) {
       return Optional.empty();
     }
     return Optional.of(new ProvisionedAccount(records.account(name), name, name, false));
@@ -62,28 +61,7 @@ final class DavProvisioning implements TargetProvisioning {
   @Override
   public ProvisionedAccount create(Account account, String name, String id, boolean withCos)
       throws SQLException, IOException {
-    URI home = server.home(name);
-    Answer a = server.client().makeCollection(home);
-    if (a.status() == 409) {
-      // A home deeper than one level (--dav-home users/{address}/): its parents first.
-      for (URI parent : server.between(home)) {
-        server.client().makeCollection(parent);
-      }
-      a = server.client().makeCollection(home);
-    }
-    if (!a.ok() && a.status() != 405) {
-      throw new ProvisioningRefusedException(
-          "the DAV server refused to make the home "
-              + home
-              + " of "
-              + name
-              + " ("
-              + a.status()
-              + ": "
-              + DavClient.brief(a.body())
-              + "): let the administrator write into users' collections (docs/dav-target.md),"
-              + " or set --dav-home to where the server keeps them");
-    }
+    server.homes().make(name);
     return new ProvisionedAccount(records.account(name), name, name, true);
   }
 
@@ -95,12 +73,12 @@ final class DavProvisioning implements TargetProvisioning {
 
   @Override
   public void empty(ProvisionedAccount account) throws SQLException, IOException {
-    for (DavClient.Collection c : server.client().collections(server.home(account.name()))) {
-      Answer a = server.client().delete(c.href());
+    for (URI c : server.homes().collections(account.name())) {
+      Answer a = server.client().delete(c);
       if (!a.ok() && a.status() != 404) {
         throw new IOException(
             "the DAV server refused to delete "
-                + c.href()
+                + c
                 + " ("
                 + a.status()
                 + ": "

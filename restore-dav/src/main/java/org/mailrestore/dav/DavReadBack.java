@@ -107,11 +107,6 @@ final class DavReadBack implements RestoredStore {
       throws SQLException, IOException {
     Map<Integer, RestoredItem> found = new HashMap<>();
     Map<Integer, CollectionRow> collections = records.collections(account.key());
-    URI home = server.home(account.name());
-    Map<String, DavClient.Collection> onServer = new HashMap<>();
-    for (DavClient.Collection c : server.client().collections(home)) {
-      onServer.put(c.href().getPath(), c);
-    }
     for (int id : ids) {
       CollectionRow row = collections.get(id);
       if (row == null || SystemFolder.isReserved(id)) {
@@ -119,11 +114,12 @@ final class DavReadBack implements RestoredStore {
       }
       String name = row.name();
       if (row.kind() != CollectionKind.NONE) {
-        DavClient.Collection there = onServer.get(home.resolve(row.href()).getPath());
-        if (there == null) {
+        Optional<DavClient.Collection> there =
+            server.client().collection(server.homes().at(account.name(), row.kind(), row.href()));
+        if (there.isEmpty()) {
           continue;
         }
-        name = there.displayName() == null ? name : there.displayName();
+        name = there.get().displayName() == null ? name : there.get().displayName();
       }
       Revision state =
           Revision.builder(1, 0)
@@ -143,9 +139,9 @@ final class DavReadBack implements RestoredStore {
       if (collection == null) {
         continue;
       }
-      Map<String, String> data = listing(home, collection);
+      Map<String, String> data = listing(account.name(), collection);
       for (ResourceRow r : e.getValue()) {
-        String text = data.get(home.resolve(r.href()).getPath());
+        String text = data.get(r.href());
         if (text != null) {
           found.put(r.id(), new RestoredItem(item(r, text), null));
         }
@@ -154,16 +150,20 @@ final class DavReadBack implements RestoredStore {
     return found;
   }
 
-  /** The resources of a collection on the server: their data by path. */
-  Map<String, String> listing(URI home, CollectionRow collection) throws IOException {
-    URI uri = home.resolve(collection.href());
+  /**
+   * The resources of a user's collection on the server: their data by their place as the records
+   * name it ({@code work-300/<uuid>.ics}).
+   */
+  Map<String, String> listing(String address, CollectionRow collection) throws IOException {
+    URI uri = server.homes().at(address, collection.kind(), collection.href());
     List<DavClient.Resource> resources =
         collection.kind() == CollectionKind.ADDRESSBOOK
             ? server.client().cards(uri)
             : server.client().calendarObjects(uri);
     Map<String, String> data = new HashMap<>();
     for (DavClient.Resource r : resources) {
-      data.put(r.href().getPath(), r.data());
+      String path = r.href().getRawPath();
+      data.put(collection.href() + path.substring(path.lastIndexOf('/') + 1), r.data());
     }
     return data;
   }
@@ -197,7 +197,6 @@ final class DavReadBack implements RestoredStore {
    */
   @Override
   public long countItems(ProvisionedAccount account) throws SQLException, IOException {
-    URI home = server.home(account.name());
     long count = records.tags(account.key()).size();
     Map<Integer, CollectionRow> collections = records.collections(account.key());
     for (CollectionRow c : collections.values()) {
@@ -214,10 +213,10 @@ final class DavReadBack implements RestoredStore {
       if (c == null) {
         continue;
       }
-      Set<String> held = listing(home, c).keySet();
+      Set<String> held = listing(account.name(), c).keySet();
       Set<String> recorded = new HashSet<>();
       for (ResourceRow r : e.getValue()) {
-        if (held.contains(home.resolve(r.href()).getPath()) && recorded.add(r.href())) {
+        if (held.contains(r.href()) && recorded.add(r.href())) {
           count++;
         }
       }

@@ -7,21 +7,18 @@ import java.util.Locale;
 
 /**
  * A DAV server as the restore sees it: its base URL, the admin's client, and where each user's
- * collections go (the home template, relative to the base).
+ * collections go (its {@link DavHomes}).
  */
 final class DavServer {
 
-  /** Radicale's layout: a user's collections under {@code /<user>/}. */
-  static final String DEFAULT_HOME = "{address}/";
-
   private final URI base;
   private final DavClient client;
-  private final String homeTemplate;
+  private final DavHomes homes;
 
-  DavServer(URI base, DavClient client, String homeTemplate) {
+  DavServer(URI base, DavClient client, DavHomes homes) {
     this.base = base;
     this.client = client;
-    this.homeTemplate = homeTemplate;
+    this.homes = homes;
   }
 
   /** Whether a {@code --target} value names a DAV server (rather than an IMAP one). */
@@ -80,35 +77,9 @@ final class DavServer {
     return base.toString();
   }
 
-  /** The home of a user's collections. */
-  URI home(String address) {
-    int at = address.lastIndexOf('@');
-    String local = at < 0 ? address : address.substring(0, at);
-    String domain = at < 0 ? "" : address.substring(at + 1);
-    String path =
-        homeTemplate
-            .replace("{address}", segment(address))
-            .replace("{local}", segment(local))
-            .replace("{domain}", segment(domain));
-    if (!path.endsWith("/")) {
-      path += "/";
-    }
-    return base.resolve(path.startsWith("/") ? path.substring(1) : path);
-  }
-
-  /** The collections between the server's base and a home, outermost first. */
-  java.util.List<URI> between(URI home) {
-    java.util.List<URI> parents = new java.util.ArrayList<>();
-    String rest = home.getRawPath().substring(base.getRawPath().length());
-    String[] segments = rest.split("/");
-    StringBuilder path = new StringBuilder();
-    for (int i = 0; i < segments.length - 1; i++) {
-      if (!segments[i].isEmpty()) {
-        path.append(segments[i]).append('/');
-        parents.add(base.resolve(path.toString()));
-      }
-    }
-    return parents;
+  /** Where each user's collections are, and how they are made. */
+  DavHomes homes() {
+    return homes;
   }
 
   /** Checks the server answers the admin (its base is there and readable). */
@@ -116,22 +87,5 @@ final class DavServer {
     if (!client.exists(base)) {
       throw new IOException("the DAV server " + base + " has nothing at its path (404)");
     }
-  }
-
-  /** Percent-encodes what a path segment cannot hold as it is; keeps {@code @}. */
-  private static String segment(String s) {
-    StringBuilder b = new StringBuilder();
-    for (byte c : s.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
-      int u = c & 0xff;
-      if ((u >= 'a' && u <= 'z')
-          || (u >= 'A' && u <= 'Z')
-          || (u >= '0' && u <= '9')
-          || "-._~@+".indexOf(u) >= 0) {
-        b.append((char) u);
-      } else {
-        b.append('%').append(String.format("%02X", u));
-      }
-    }
-    return b.toString();
   }
 }

@@ -4,7 +4,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
@@ -150,7 +149,7 @@ final class DavSource implements MailSource {
           byCollection.computeIfAbsent(r.collectionId(), k -> new ArrayList<>()).add(r);
         }
       }
-      return new Stream(server.home(accountId), collections, byCollection, containers, location);
+      return new Stream(accountId, collections, byCollection, containers, location);
     } catch (SQLException e) {
       throw new IOException("reading the DAV records of " + accountId + ": " + e.getMessage(), e);
     }
@@ -158,19 +157,19 @@ final class DavSource implements MailSource {
 
   /** Containers first, then each collection's resources, a collection read at a time. */
   private final class Stream implements ItemStream {
-    private final URI home;
+    private final String address;
     private final Map<Integer, CollectionRow> collections;
     private final Iterator<Map.Entry<Integer, List<ResourceRow>>> pending;
     private final Deque<ItemEntry> ahead;
     private final String location;
 
     Stream(
-        URI home,
+        String address,
         Map<Integer, CollectionRow> collections,
         Map<Integer, List<ResourceRow>> byCollection,
         Deque<ItemEntry> containers,
         String location) {
-      this.home = home;
+      this.address = address;
       this.collections = collections;
       this.pending = byCollection.entrySet().iterator();
       this.ahead = containers;
@@ -201,7 +200,7 @@ final class DavSource implements MailSource {
       }
       Map<String, String> data;
       try {
-        data = readBack.listing(home, c);
+        data = readBack.listing(address, c);
       } catch (IOException e) {
         for (ResourceRow r : collection.getValue()) {
           ahead.add(
@@ -215,7 +214,7 @@ final class DavSource implements MailSource {
         return;
       }
       for (ResourceRow r : collection.getValue()) {
-        String text = data.get(home.resolve(r.href()).getPath());
+        String text = data.get(r.href());
         ItemType type = ItemType.fromCode(r.type());
         String where = location + "/" + r.href();
         if (text == null) {

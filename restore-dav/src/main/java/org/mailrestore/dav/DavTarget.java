@@ -81,5 +81,7 @@ final class DavTarget implements MailTarget {
   }
 
   @Override
-  public void close() {}
+  public void close() {
+    server.homes().close();
+  }
 }

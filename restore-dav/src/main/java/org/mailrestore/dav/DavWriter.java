@@ -238,7 +238,7 @@ final class DavWriter implements MailboxWriter {
     if (taken.contains(href)) {
       throw duplicate(resource, collection);
     }
-    URI uri = server.home(account.name()).resolve(href);
+    URI uri = server.homes().at(account.name(), collection.kind(), href);
     Answer a = server.client().put(uri, resource.text(), resource.contentType(), true);
     if (a.status() == 412) {
       // Something is there: a resource recorded is on the server, so the records are asked only

@@ -33,6 +33,10 @@ public final class CyrusServer {
           Path.of("/opt/mailrestore-cyrus/usr/lib/cyrus/bin/imapd"));
 
   private static final Path MASTER = Path.of("/usr/lib/cyrus/bin/master");
+
+  /** CalDAV and CardDAV: Debian's {@code cyrus-caldav}, which conflicts with nothing. */
+  private static final Path HTTPD = Path.of("/usr/lib/cyrus/bin/httpd");
+
   private static final Path CTL_CYRUSDB = Path.of("/usr/lib/cyrus/bin/ctl_cyrusdb");
   private static final Path SASLPASSWD = Path.of("/usr/sbin/saslpasswd2");
 
@@ -40,10 +44,29 @@ public final class CyrusServer {
 
   private final Path dir;
   private final int port;
+  private final int httpPort;
 
-  private CyrusServer(Path dir, int port) {
+  private CyrusServer(Path dir, int port, int httpPort) {
     this.dir = dir;
     this.port = port;
+    this.httpPort = httpPort;
+  }
+
+  /** Whether Cyrus's CalDAV and CardDAV can be run here too ({@code cyrus-caldav}). */
+  public static boolean davInstalled() {
+    return installed() && Files.isExecutable(HTTPD);
+  }
+
+  /**
+   * The DAV root ({@code http://127.0.0.1:<port>/dav/}) of the instance's {@code httpd}.
+   *
+   * @throws IllegalStateException where {@code cyrus-caldav} is not installed
+   */
+  public String davUrl() {
+    if (httpPort <= 0) {
+      throw new IllegalStateException("Cyrus's httpd (Debian's cyrus-caldav) is not installed");
+    }
+    return "http://127.0.0.1:" + httpPort + "/dav/";
   }
 
   /**
@@ -95,6 +118,25 @@ public final class CyrusServer {
     }
   }
 
+  /** Gives a user a password in the instance's sasldb, so a client can log in as that user. */
+  public void setPassword(String login, String password) throws IOException {
+    Path secret = dir.resolve("user.password");
+    Files.writeString(secret, password);
+    try {
+      LocalDaemons.run(
+          List.of(
+              "sh",
+              "-c",
+              SASLPASSWD + " -p -c -f \"$1/sasldb2\" \"$2\" < \"$1/user.password\"",
+              "saslpasswd",
+              dir.toString(),
+              login));
+      LocalDaemons.run(List.of("chown", "cyrus:mail", dir.resolve("sasldb2").toString()));
+    } finally {
+      Files.deleteIfExists(secret);
+    }
+  }
+
   private static void command(BufferedReader in, OutputStream out, String line, boolean mayExist)
       throws IOException {
     out.write((line + "\r\n").getBytes(StandardCharsets.UTF_8));
@@ -118,6 +160,7 @@ public final class CyrusServer {
       Files.createDirectories(dir.resolve(sub));
     }
     int port = LocalDaemons.freePort();
+    int httpPort = Files.isExecutable(HTTPD) ? LocalDaemons.freePort() : -1;
     String d = dir.toString();
     Path conf = dir.resolve("imapd.conf");
     Files.writeString(
@@ -141,6 +184,8 @@ public final class CyrusServer {
         munge8bit: no
         mailbox_legacy_dirs: yes
         syslog_prefix: mailrestore-cyrus
+        httpmodules: caldav carddav
+        caldav_allowscheduling: off
         """
             .formatted(d, ADMIN));
     Files.writeString(
@@ -151,11 +196,20 @@ public final class CyrusServer {
         }
         SERVICES {
           imap cmd="%3$s -C %2$s" listen="127.0.0.1:%4$d" prefork=0
+          %5$s
         }
         EVENTS {
         }
         """
-            .formatted(CTL_CYRUSDB, conf, imapd().orElseThrow(), port));
+            .formatted(
+                CTL_CYRUSDB,
+                conf,
+                imapd().orElseThrow(),
+                port,
+                httpPort > 0
+                    ? "http cmd=\"%s -C %s\" listen=\"127.0.0.1:%d\" prefork=0"
+                        .formatted(HTTPD, conf, httpPort)
+                    : ""));
     Path secret = dir.resolve("admin.password");
     Files.writeString(secret, ADMIN_PASSWORD);
     LocalDaemons.run(
@@ -178,7 +232,10 @@ public final class CyrusServer {
             dir.resolve("run/master.pid").toString(),
             "-d"));
     LocalDaemons.awaitPort(port, dir.resolve("no-log-cyrus-logs-to-syslog"));
-    return new CyrusServer(dir, port);
+    if (httpPort > 0) {
+      LocalDaemons.awaitPort(httpPort, dir.resolve("no-log-cyrus-logs-to-syslog"));
+    }
+    return new CyrusServer(dir, port, httpPort);
   }
 
   /** Stops the instance (the shutdown hook calls it). */

@@ -1,0 +1,44 @@
+package org.mailrestore.dav;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.List;
+import org.mailrestore.dav.DavRecords.CollectionKind;
+import org.mailrestore.dav.DavRecords.CollectionRow;
+
+/**
+ * Where a server keeps each user's address books and calendars, and how the administrator makes
+ * them: one implementation per way servers let an administrator write into users' collections
+ * ({@link TemplateHomes}: a home per user under the server's path, as Radicale; {@link CyrusHomes}:
+ * Cyrus's mailboxes, made over IMAP and written through the administrator's view). The target
+ * records a collection as {@code <name>/} and a resource as {@code <name>/<file>}; a home says
+ * where those are.
+ */
+interface DavHomes {
+
+  /** A user's collection ({@code work-300/}) or resource ({@code work-300/<uuid>.ics}). */
+  URI at(String address, CollectionKind kind, String href);
+
+  /** Whether the user's home is there. */
+  boolean exists(String address) throws IOException;
+
+  /**
+   * Makes the user's home (one there is kept).
+   *
+   * @throws org.mailrestore.destination.ProvisioningRefusedException saying what to do when the
+   *     server refuses
+   */
+  void make(String address) throws IOException;
+
+  /** Makes a collection of a user, named and coloured as its folder; one there is taken. */
+  void make(String address, CollectionRow row) throws IOException;
+
+  /** The collections of the user's home, the user's own too (to empty it). */
+  List<URI> collections(String address) throws IOException;
+
+  /** What the server is, for messages. */
+  String describe();
+
+  /** Lets go of what the homes hold open (an IMAP session). */
+  default void close() {}
+}
