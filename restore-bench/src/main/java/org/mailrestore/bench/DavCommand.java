@@ -24,12 +24,14 @@ import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.dav.CalendarObject;
 import org.mailrestore.dav.ContactCard;
 import org.mailrestore.dav.DavClient;
+import org.mailrestore.imap.ImapAdministration;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Domain;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Revision;
 import org.mailrestore.mail.SystemFolder;
+import org.mailrestore.testkit.CyrusServer;
 import org.mailrestore.testkit.RadicaleServer;
 import org.mailrestore.testkit.ScratchSpace;
 import picocli.CommandLine.Command;
@@ -37,17 +39,19 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * Contacts and events into a real Radicale through the DAV target, next to vdirsyncer uploading the
- * same cards and calendar objects from a vdir, in the same run and into the same server (each under
- * homes of its own). mailrestore runs as a user runs it (a cold CLI restoring a backup whose
- * accounts hold only contacts and appointments); vdirsyncer syncs one pair per collection.
+ * Contacts and events into a real Radicale or Cyrus through the DAV target, next to vdirsyncer
+ * uploading the same cards and calendar objects from a vdir, in the same run and into the same
+ * server (each into homes of its own). mailrestore runs as a user runs it (a cold CLI restoring a
+ * backup whose accounts hold only contacts and appointments); vdirsyncer syncs one pair per
+ * collection.
  */
 @Command(
     name = "dav",
     mixinStandardHelpOptions = true,
     description =
-        "Contacts and events into Radicale through the DAV target, next to vdirsyncer uploading"
-            + " the same vdir (items/s, and CPU per 1,000 items of each side and of Radicale).")
+        "Contacts and events into Radicale or Cyrus through the DAV target, next to vdirsyncer"
+            + " uploading the same vdir (items/s, and CPU per 1,000 items of each side and of the"
+            + " server).")
 final class DavCommand implements Callable<Integer> {
 
   @Option(names = "--contacts", defaultValue = "2000", description = "Contacts (default: 2000)")
@@ -70,34 +74,54 @@ final class DavCommand implements Callable<Integer> {
   private static final Path VDIRSYNCER = Path.of("/usr/bin/vdirsyncer");
   private static final String DOMAIN = "dav.bench.example";
 
+  @Option(
+      names = "--server",
+      defaultValue = "radicale",
+      description = "radicale (default) or cyrus (Cyrus's httpd, its collections made over IMAP)")
+  String server;
+
   @Override
   public Integer call() throws Exception {
-    if (!RadicaleServer.installed() || !Files.isExecutable(VDIRSYNCER)) {
-      System.err.println("radicale and vdirsyncer are not installed: apt-get install them");
+    if (!Files.isExecutable(VDIRSYNCER)) {
+      System.err.println("vdirsyncer is not installed: apt-get install vdirsyncer");
       return 2;
     }
-    RadicaleServer radicale = RadicaleServer.get();
+    BenchServer target;
+    switch (server) {
+      case "radicale" -> {
+        if (!RadicaleServer.installed()) {
+          System.err.println("radicale is not installed: apt-get install radicale");
+          return 2;
+        }
+        target = new RadicaleBench(RadicaleServer.get());
+      }
+      case "cyrus" -> {
+        if (!CyrusServer.davInstalled()) {
+          System.err.println(
+              "Cyrus with its httpd is not here (as root): .ci/run installs cyrus-common,"
+                  + " cyrus-imapd and cyrus-caldav");
+          return 2;
+        }
+        target = new CyrusBench(CyrusServer.get());
+      }
+      default -> {
+        System.err.println("--server is radicale or cyrus, not " + server);
+        return 2;
+      }
+    }
     Path work = ScratchSpace.directory("mailrestore-bench-dav-");
     Path backup = work.resolve("backup");
     Path vdir = work.resolve("vdir");
     long items = write(backup, vdir);
     ColdCli cli = ColdCli.prepared();
 
-    // vdirsyncer: one pair per collection, the collections made first as the target makes them.
+    // vdirsyncer: one pair per collection, the collections made first.
     String run = Long.toHexString(System.nanoTime());
-    DavClient admin =
-        new DavClient(
-            HttpClient.newHttpClient(), RadicaleServer.ADMIN, RadicaleServer.ADMIN_PASSWORD);
-    URI peerRoot = URI.create(radicale.url() + "v" + run + "/");
-    admin.makeCollection(peerRoot);
     StringBuilder config =
         new StringBuilder("[general]\nstatus_path = \"" + work.resolve("status") + "/\"\n");
     List<String> pairs = new ArrayList<>();
     for (int a = 0; a < accounts; a++) {
-      URI home = peerRoot.resolve(account(a) + "/");
-      admin.makeCollection(home);
-      admin.makeAddressBook(home.resolve("contacts/"), "Contacts");
-      admin.makeCalendar(home.resolve("calendar/"), "Calendar", "VEVENT", null);
+      PeerCollections peer = target.peer(run, a);
       for (String collection : List.of("contacts", "calendar")) {
         String pair = collection + a;
         pairs.add(pair);
@@ -126,9 +150,9 @@ final class DavCommand implements Callable<Integer> {
                     vdir.resolve(account(a)).resolve(collection),
                     cards ? ".vcf" : ".ics",
                     cards ? "carddav" : "caldav",
-                    home.resolve(collection + "/"),
-                    RadicaleServer.ADMIN,
-                    RadicaleServer.ADMIN_PASSWORD));
+                    cards ? peer.addressBook() : peer.calendar(),
+                    peer.user(),
+                    peer.password()));
       }
     }
     Path configFile = work.resolve("vdirsyncer.conf");
@@ -150,50 +174,37 @@ final class DavCommand implements Callable<Integer> {
                 configFile.toString(),
                 "sync"));
     sync.addAll(pairs);
-    long radicaleBefore = Processes.cpuTicks(radicale.pid(), false);
+    long serverBefore = target.cpuTicks();
     long t0 = System.nanoTime();
     Processes.run(sync, work);
     double peerSeconds = (System.nanoTime() - t0) / 1e9;
-    double peerRadicale =
-        (Processes.cpuTicks(radicale.pid(), false) - radicaleBefore) / Processes.TICKS_PER_SECOND;
+    double peerServer = (target.cpuTicks() - serverBefore) / Processes.TICKS_PER_SECOND;
     String[] t = Files.readString(work.resolve("vdirsyncer.time")).strip().split("\\s+");
     double peerCpu = Double.parseDouble(t[1]) + Double.parseDouble(t[2]);
-    long peerItems = resources(radicale, "v" + run);
+    long peerItems = target.peerResources(run);
 
     // mailrestore: a cold CLI restoring the backup into homes of its own.
     ColdCli.Measured ours;
-    double ourRadicale;
+    double ourServer;
     try (BenchDatabase db =
         new BenchDatabase(mariadb.url, mariadb.user, mariadb.password(), "dav", 1)) {
       List<String> arguments =
-          List.of(
-              "restore",
-              "run",
-              "--backup",
-              backup.toString(),
-              "--target",
-              "dav://127.0.0.1:" + radicale.port() + "/",
-              "--dav-home",
-              "m" + run + "/{address}/",
-              "--jdbc-url",
-              db.jdbcUrl(),
-              "--db-user",
-              mariadb.user);
-      Map<String, String> env = new LinkedHashMap<>();
-      env.put("MAILRESTORE_DAV_USER", RadicaleServer.ADMIN);
-      env.put("MAILRESTORE_DAV_PASSWORD", RadicaleServer.ADMIN_PASSWORD);
+          new ArrayList<>(List.of("restore", "run", "--backup", backup.toString()));
+      arguments.addAll(target.ourTarget(run));
+      arguments.addAll(List.of("--jdbc-url", db.jdbcUrl(), "--db-user", mariadb.user));
+      Map<String, String> env = new LinkedHashMap<>(target.admin());
       if (heap != null) {
         env.put("MAILRESTORE_JAVA_OPTS", "-Xmx" + heap);
       }
-      radicaleBefore = Processes.cpuTicks(radicale.pid(), false);
+      serverBefore = target.cpuTicks();
       ours = cli.run(arguments, env, work);
-      ourRadicale =
-          (Processes.cpuTicks(radicale.pid(), false) - radicaleBefore) / Processes.TICKS_PER_SECOND;
+      ourServer = (target.cpuTicks() - serverBefore) / Processes.TICKS_PER_SECOND;
     }
-    long ourItems = resources(radicale, "m" + run);
+    long ourItems = target.ourResources(run);
     if (ourItems != items || peerItems != items) {
       throw new IllegalStateException(
-          "Radicale holds "
+          target.name()
+              + " holds "
               + ourItems
               + " resources from mailrestore and "
               + peerItems
@@ -201,19 +212,22 @@ final class DavCommand implements Callable<Integer> {
               + items);
     }
 
-    Report report = new Report("contacts and events into Radicale, next to vdirsyncer");
+    Report report =
+        new Report("contacts and events into " + target.name() + ", next to vdirsyncer");
     report.context(
         "items", contacts + " contacts and " + events + " events in " + accounts + " accounts");
-    report.context("server", "Radicale (Debian), its own storage on " + radicale.collections());
+    report.context("server", target.describe());
     report.context(
         "CPU per 1,000 items",
         String.format(
             Locale.ROOT,
-            "mailrestore JVM %.3f s, its Radicale %.3f s; vdirsyncer %.3f s, its Radicale %.3f s",
+            "mailrestore JVM %.3f s, its %s %.3f s; vdirsyncer %.3f s, its %s %.3f s",
             ours.cpuSeconds() * 1000 / items,
-            ourRadicale * 1000 / items,
+            target.name(),
+            ourServer * 1000 / items,
             peerCpu * 1000 / items,
-            peerRadicale * 1000 / items));
+            target.name(),
+            peerServer * 1000 / items));
     report.context(
         "max RSS",
         String.format(
@@ -351,13 +365,210 @@ final class DavCommand implements Callable<Integer> {
         .getBytes(StandardCharsets.UTF_8);
   }
 
-  /** The cards and calendar objects under one side's homes, in Radicale's own storage. */
-  private static long resources(RadicaleServer radicale, String root) throws IOException {
-    try (Stream<Path> files = Files.walk(radicale.collections().resolve(root))) {
-      return files
-          .filter(f -> f.toString().endsWith(".vcf") || f.toString().endsWith(".ics"))
-          .filter(f -> !f.toString().contains("/.Radicale"))
-          .count();
+  /** Where vdirsyncer writes one account's items: two collections and whose login. */
+  record PeerCollections(URI addressBook, URI calendar, String user, String password) {}
+
+  /** The server both sides write into, each into accounts or homes of its own. */
+  private interface BenchServer {
+    String name();
+
+    String describe();
+
+    /** Makes the peer's collections for one account (vdirsyncer makes none). */
+    PeerCollections peer(String run, int account) throws Exception;
+
+    /** The restore's {@code --target} options. */
+    List<String> ourTarget(String run);
+
+    /** The administrator, as the CLI takes it. */
+    Map<String, String> admin();
+
+    long peerResources(String run) throws Exception;
+
+    long ourResources(String run) throws Exception;
+
+    /** The server's CPU so far, in clock ticks. */
+    long cpuTicks() throws IOException;
+  }
+
+  /** Radicale: each side under a root collection of its own, the administrator writing. */
+  private final class RadicaleBench implements BenchServer {
+    private final RadicaleServer radicale;
+    private final DavClient admin =
+        new DavClient(
+            HttpClient.newHttpClient(), RadicaleServer.ADMIN, RadicaleServer.ADMIN_PASSWORD);
+
+    RadicaleBench(RadicaleServer radicale) {
+      this.radicale = radicale;
+    }
+
+    @Override
+    public String name() {
+      return "Radicale";
+    }
+
+    @Override
+    public String describe() {
+      return "Radicale (Debian), its own storage on " + radicale.collections();
+    }
+
+    @Override
+    public PeerCollections peer(String run, int a) throws IOException {
+      URI root = URI.create(radicale.url() + "v" + run + "/");
+      admin.makeCollection(root);
+      URI home = root.resolve(account(a) + "/");
+      admin.makeCollection(home);
+      admin.makeAddressBook(home.resolve("contacts/"), "Contacts");
+      admin.makeCalendar(home.resolve("calendar/"), "Calendar", "VEVENT", null);
+      return new PeerCollections(
+          home.resolve("contacts/"),
+          home.resolve("calendar/"),
+          RadicaleServer.ADMIN,
+          RadicaleServer.ADMIN_PASSWORD);
+    }
+
+    @Override
+    public List<String> ourTarget(String run) {
+      return List.of(
+          "--target",
+          "dav://127.0.0.1:" + radicale.port() + "/",
+          "--dav-home",
+          "m" + run + "/{address}/");
+    }
+
+    @Override
+    public Map<String, String> admin() {
+      return Map.of(
+          "MAILRESTORE_DAV_USER", RadicaleServer.ADMIN,
+          "MAILRESTORE_DAV_PASSWORD", RadicaleServer.ADMIN_PASSWORD);
+    }
+
+    @Override
+    public long peerResources(String run) throws IOException {
+      return files("v" + run);
+    }
+
+    @Override
+    public long ourResources(String run) throws IOException {
+      return files("m" + run);
+    }
+
+    /** The cards and calendar objects under one side's homes, in Radicale's own storage. */
+    private long files(String root) throws IOException {
+      try (Stream<Path> files = Files.walk(radicale.collections().resolve(root))) {
+        return files
+            .filter(f -> f.toString().endsWith(".vcf") || f.toString().endsWith(".ics"))
+            .filter(f -> !f.toString().contains("/.Radicale"))
+            .count();
+      }
+    }
+
+    @Override
+    public long cpuTicks() {
+      return Processes.cpuTicks(radicale.pid(), false);
+    }
+  }
+
+  /**
+   * Cyrus: vdirsyncer logs in as each of its users and syncs into their default address book and
+   * calendar (made by Cyrus at their first login); the restore writes its accounts as Cyrus's admin
+   * (decision 0051). The server's CPU is its {@code master}'s and every {@code httpd} and {@code
+   * imapd} it forked.
+   */
+  private final class CyrusBench implements BenchServer {
+    private final CyrusServer cyrus;
+
+    CyrusBench(CyrusServer cyrus) {
+      this.cyrus = cyrus;
+    }
+
+    @Override
+    public String name() {
+      return "Cyrus";
+    }
+
+    @Override
+    public String describe() {
+      return "Cyrus 3.6 (Debian's cyrus-imapd and cyrus-caldav), " + cyrus;
+    }
+
+    private String peerAccount(String run, int a) {
+      return "user" + a + "@p" + run + "." + DOMAIN;
+    }
+
+    @Override
+    public PeerCollections peer(String run, int a) throws IOException {
+      String user = peerAccount(run, a);
+      cyrus.addUser(user);
+      String password = "pw-" + UUID.randomUUID();
+      cyrus.setPassword(user, password);
+      URI root = URI.create(cyrus.davUrl());
+      return new PeerCollections(
+          root.resolve("addressbooks/user/" + user + "/Default/"),
+          root.resolve("calendars/user/" + user + "/Default/"),
+          user,
+          password);
+    }
+
+    @Override
+    public List<String> ourTarget(String run) {
+      return List.of(
+          "--target",
+          "dav" + cyrus.davUrl().substring("http".length()),
+          "--dav-cyrus-imap",
+          cyrus.url());
+    }
+
+    @Override
+    public Map<String, String> admin() {
+      return Map.of(
+          "MAILRESTORE_DAV_USER", CyrusServer.ADMIN,
+          "MAILRESTORE_DAV_PASSWORD", CyrusServer.ADMIN_PASSWORD);
+    }
+
+    @Override
+    public long peerResources(String run) throws IOException {
+      List<String> users = new ArrayList<>();
+      for (int a = 0; a < accounts; a++) {
+        users.add(peerAccount(run, a));
+      }
+      return messages(users);
+    }
+
+    @Override
+    public long ourResources(String run) throws IOException {
+      List<String> users = new ArrayList<>();
+      for (int a = 0; a < accounts; a++) {
+        users.add(account(a));
+      }
+      return messages(users);
+    }
+
+    /** The resources of these users' calendars and address books: messages in Cyrus's mailboxes. */
+    private long messages(List<String> users) throws IOException {
+      long n = 0;
+      try (ImapAdministration imap =
+          ImapAdministration.open(
+              cyrus.url(), CyrusServer.ADMIN, CyrusServer.ADMIN_PASSWORD, null, null)) {
+        String sep = imap.separator();
+        for (String user : users) {
+          int at = user.indexOf('@');
+          String local = user.substring(0, at);
+          String domain = user.substring(at);
+          for (String tree : List.of("#calendars", "#addressbooks")) {
+            for (String box : imap.list("user" + sep + local + sep + tree + sep + "*" + domain)) {
+              imap.setAcl(box, CyrusServer.ADMIN, "lr"); // STATUS needs the read right
+              n += imap.messages(box);
+            }
+          }
+        }
+      }
+      return n;
+    }
+
+    @Override
+    public long cpuTicks() throws IOException {
+      return Processes.cpuTicksOfTree(cyrus.pid());
     }
   }
 }

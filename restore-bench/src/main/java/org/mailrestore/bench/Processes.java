@@ -62,6 +62,19 @@ final class Processes {
     }
   }
 
+  /**
+   * Clock ticks of CPU a process and all its descendants used so far, the ended ones too (a server
+   * that forks a process per connection, as Cyrus's {@code master}).
+   */
+  static long cpuTicksOfTree(long pid) {
+    long t = cpuTicks(pid, true);
+    for (ProcessHandle child :
+        ProcessHandle.of(pid).map(p -> p.children().toList()).orElse(java.util.List.of())) {
+      t += cpuTicksOfTree(child.pid());
+    }
+    return t;
+  }
+
   /** Clock ticks per second in {@link #cpuTicks}. */
   static final double TICKS_PER_SECOND = 100.0;
 }

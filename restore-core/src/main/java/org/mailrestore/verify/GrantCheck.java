@@ -56,6 +56,7 @@ final class GrantCheck {
           folder == null
               ? Optional.of(g)
               : run.store.expected(
+                  target.ref(),
                   new Grant(folder, g.granteeType(), grantee, g.granteeName(), g.rights()));
       kept.ifPresent(
           k -> expected.add(key(folder, k.granteeType().wireName(), grantee, k.rights())));

@@ -2,12 +2,15 @@ package org.mailrestore.dav;
 
 import java.io.IOException;
 import java.net.URI;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.mailrestore.dav.DavClient.Answer;
 import org.mailrestore.dav.DavRecords.CollectionKind;
 import org.mailrestore.dav.DavRecords.CollectionRow;
 import org.mailrestore.destination.ProvisioningRefusedException;
+import org.mailrestore.imap.AclRights;
 import org.mailrestore.imap.ImapAdministration;
 
 /**
@@ -92,8 +95,7 @@ final class CyrusHomes implements DavHomes {
   @Override
   public void make(String address, CollectionRow row) throws IOException {
     synchronized (this) {
-      String mailbox =
-          mailbox(address, tree(row.kind()) + separator() + collectionName(row.href()));
+      String mailbox = collectionMailbox(address, row);
       imap().create(mailbox, row.kind() == CollectionKind.ADDRESSBOOK ? "addressbook" : "calendar");
       imap().setAcl(mailbox, admin, RIGHTS);
     }
@@ -127,6 +129,39 @@ final class CyrusHomes implements DavHomes {
   }
 
   @Override
+  public boolean holdsGrants() {
+    return true;
+  }
+
+  /** A grant is an ACL entry on the collection's mailbox, its rights as IMAP's (decision 0051). */
+  @Override
+  public synchronized boolean grant(String owner, CollectionRow row, String grantee, String rights)
+      throws IOException {
+    String imapRights = AclRights.toImap(rights);
+    if (imapRights.isEmpty()) {
+      return false;
+    }
+    imap().setAcl(collectionMailbox(owner, row), user(grantee), imapRights);
+    return true;
+  }
+
+  @Override
+  public synchronized Map<String, String> grants(String owner, CollectionRow row)
+      throws IOException {
+    Map<String, String> grants = new LinkedHashMap<>();
+    String self = user(owner);
+    for (Map.Entry<String, String> e : imap().getAcl(collectionMailbox(owner, row)).entrySet()) {
+      String who = e.getKey();
+      String rights = AclRights.fromImap(e.getValue());
+      if (who.equals(self) || who.equals(admin) || rights.isEmpty()) {
+        continue;
+      }
+      grants.put(address(who, owner), rights);
+    }
+    return grants;
+  }
+
+  @Override
   public String describe() {
     return base.toString();
   }
@@ -140,6 +175,17 @@ final class CyrusHomes implements DavHomes {
         .replace("{address}", address)
         .replace("{local}", local)
         .replace("{domain}", domain);
+  }
+
+  /** The address of a Cyrus user: the user itself, or with the owner's domain ({@code {local}}). */
+  private String address(String cyrusUser, String owner) {
+    int at = owner.lastIndexOf('@');
+    return cyrusUser.contains("@") || at < 0 ? cyrusUser : cyrusUser + owner.substring(at);
+  }
+
+  /** A collection's mailbox ({@code user/ann/#calendars/work-300@example.org}). */
+  private String collectionMailbox(String address, CollectionRow row) throws IOException {
+    return mailbox(address, tree(row.kind()) + separator() + collectionName(row.href()));
   }
 
   /** A home's mailbox ({@code user/ann/#calendars@example.org}). */

@@ -3,6 +3,7 @@ package org.mailrestore.dav;
 import java.io.IOException;
 import java.net.URI;
 import java.util.List;
+import java.util.Map;
 import org.mailrestore.dav.DavRecords.CollectionKind;
 import org.mailrestore.dav.DavRecords.CollectionRow;
 
@@ -35,6 +36,25 @@ interface DavHomes {
 
   /** The collections of the user's home, the user's own too (to empty it). */
   List<URI> collections(String address) throws IOException;
+
+  /** Whether the server keeps who else may read or write a user's collection, as written here. */
+  default boolean holdsGrants() {
+    return false;
+  }
+
+  /**
+   * Lets another user use a collection with Zimbra's rights letters ({@code rwidax}); false where
+   * the server cannot hold the grant (the engine reports it).
+   */
+  default boolean grant(String owner, CollectionRow row, String grantee, String rights)
+      throws IOException {
+    return false;
+  }
+
+  /** The grants on a user's collection: each grantee's address and rights (Zimbra's letters). */
+  default Map<String, String> grants(String owner, CollectionRow row) throws IOException {
+    return Map.of();
+  }
 
   /** What the server is, for messages. */
   String describe();

@@ -139,7 +139,10 @@ public final class DavKind implements TargetKind {
     HttpClient.Builder http =
         HttpClient.newBuilder()
             .connectTimeout(Duration.ofSeconds(10))
-            .followRedirects(HttpClient.Redirect.NEVER);
+            .followRedirects(HttpClient.Redirect.NEVER)
+            // HTTP/1.1: parallel writes each on a connection of its own. Over HTTP/2 they would
+            // share one, which a server serving a connection in one process (Cyrus) serializes.
+            .version(HttpClient.Version.HTTP_1_1);
     if (base.getScheme().equals("https")) {
       http.sslContext(KindSecrets.tls(spec.option(TRUST_STORE), env.get(TRUST_STORE_PASSWORD_ENV)));
     }

@@ -21,8 +21,10 @@ import org.mailrestore.dav.DavRecords.CollectionRow;
 import org.mailrestore.dav.DavRecords.ResourceRow;
 import org.mailrestore.destination.ProvisionedAccount;
 import org.mailrestore.destination.RestoredStore;
+import org.mailrestore.imap.AclRights;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Grant;
+import org.mailrestore.mail.GranteeType;
 import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Revision;
@@ -47,8 +49,7 @@ final class DavReadBack implements RestoredStore {
 
   /**
    * Item details are compared as the mapping keeps them ({@link #expected}); tags travel as the
-   * resources' marked {@code CATEGORIES}; a DAV server holds no grants of ours, so it is asked for
-   * none.
+   * resources' marked {@code CATEGORIES}; grants are those its homes hold (none on Radicale).
    */
   @Override
   public Set<Fidelity> fidelity() {
@@ -85,9 +86,34 @@ final class DavReadBack implements RestoredStore {
     return false;
   }
 
+  /** Without the owner no folder is known to be a collection: nothing is expected. */
   @Override
   public Optional<Grant> expected(Grant grant) {
-    return Optional.empty(); // sharing address books and calendars is not written yet
+    return Optional.empty();
+  }
+
+  /**
+   * A grant to a user on an address book or calendar, where the server holds grants, with its
+   * rights as IMAP's ACL keeps them (Cyrus); nothing otherwise.
+   */
+  @Override
+  public Optional<Grant> expected(ProvisionedAccount owner, Grant grant)
+      throws SQLException, IOException {
+    if (!server.homes().holdsGrants()
+        || grant.granteeType() != GranteeType.USER
+        || DavShares.collection(records, owner, grant.folderId()).isEmpty()) {
+      return Optional.empty();
+    }
+    String rights = AclRights.fromImap(AclRights.toImap(grant.rights()));
+    return rights.isEmpty()
+        ? Optional.empty()
+        : Optional.of(
+            new Grant(
+                grant.folderId(),
+                grant.granteeType(),
+                grant.granteeId(),
+                grant.granteeName(),
+                rights));
   }
 
   @Override
@@ -230,8 +256,20 @@ final class DavReadBack implements RestoredStore {
   }
 
   @Override
-  public List<Grant> grants(ProvisionedAccount account) {
-    return List.of();
+  public List<Grant> grants(ProvisionedAccount account) throws SQLException, IOException {
+    List<Grant> grants = new ArrayList<>();
+    if (!server.homes().holdsGrants()) {
+      return grants;
+    }
+    for (CollectionRow row : records.collections(account.key()).values()) {
+      if (row.kind() == CollectionKind.NONE) {
+        continue;
+      }
+      for (Map.Entry<String, String> g : server.homes().grants(account.name(), row).entrySet()) {
+        grants.add(new Grant(row.id(), GranteeType.USER, g.getKey(), g.getKey(), g.getValue()));
+      }
+    }
+    return grants;
   }
 
   @Override

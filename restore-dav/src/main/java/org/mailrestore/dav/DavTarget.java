@@ -36,7 +36,7 @@ final class DavTarget implements MailTarget {
     this.server = server;
     this.records = records;
     this.provisioning = new DavProvisioning(server, records);
-    this.shares = new DavShares(provisioning);
+    this.shares = new DavShares(server, records, provisioning);
     this.readBack = new DavReadBack(server, records);
   }
 

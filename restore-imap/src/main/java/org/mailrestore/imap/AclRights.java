@@ -9,11 +9,11 @@ import java.util.Set;
  * (append, create subfolders), d(elete) {@code tex} (delete messages, expunge, delete the folder),
  * a(dmin) {@code a}; x (accept invitations) has no IMAP right.
  */
-final class AclRights {
+public final class AclRights {
 
   private AclRights() {}
 
-  static String toImap(String zimbra) {
+  public static String toImap(String zimbra) {
     Set<Character> rights = new LinkedHashSet<>();
     for (char c : zimbra.toCharArray()) {
       String add =
@@ -33,7 +33,7 @@ final class AclRights {
   }
 
   /** The Zimbra letters an ACL entry grants, in Zimbra's order. */
-  static String fromImap(String imap) {
+  public static String fromImap(String imap) {
     StringBuilder sb = new StringBuilder();
     if (imap.indexOf('r') >= 0) {
       sb.append('r');

@@ -3,7 +3,9 @@ package org.mailrestore.imap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.mailrestore.kind.KindSecrets;
 
 /**
@@ -102,6 +104,35 @@ public final class ImapAdministration implements AutoCloseable {
   /** Grants {@code rights} on a mailbox to {@code identifier} ({@code SETACL}, RFC 4314). */
   public void setAcl(String mailbox, String identifier, String rights) throws IOException {
     session.ok(Command.of("SETACL").string(mailbox).string(identifier).string(rights));
+  }
+
+  /** How many messages a mailbox holds ({@code STATUS (MESSAGES)}). */
+  public long messages(String mailbox) throws IOException {
+    for (Response r :
+        session.ok(Command.of("STATUS").string(mailbox).text(" (MESSAGES)")).untagged()) {
+      if (r.is("STATUS") && r.data().size() > 2 && r.data().get(2) instanceof List<?> items) {
+        for (int i = 0; i + 1 < items.size(); i += 2) {
+          if ("MESSAGES".equalsIgnoreCase(text(items.get(i)))) {
+            return Long.parseLong(text(items.get(i + 1)));
+          }
+        }
+      }
+    }
+    throw new IOException("STATUS " + mailbox + " gave no MESSAGES");
+  }
+
+  /** A mailbox's ACL ({@code GETACL}, RFC 4314): each identifier's rights, in order. */
+  public Map<String, String> getAcl(String mailbox) throws IOException {
+    Map<String, String> acl = new LinkedHashMap<>();
+    for (Response r : session.ok(Command.of("GETACL").string(mailbox)).untagged()) {
+      if (r.is("ACL")) {
+        List<Object> d = r.data();
+        for (int i = 2; i + 1 < d.size(); i += 2) {
+          acl.put(text(d.get(i)), text(d.get(i + 1)));
+        }
+      }
+    }
+    return acl;
   }
 
   /** Deletes a mailbox; false when it was not there. */

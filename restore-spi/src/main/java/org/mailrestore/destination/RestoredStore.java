@@ -143,6 +143,16 @@ public interface RestoredStore extends AutoCloseable {
     return Optional.of(grant);
   }
 
+  /**
+   * The same for a grant on one of {@code owner}'s folders, for a target whose holding a grant
+   * depends on the folder (a DAV server shares address books and calendars, not the folders of mail
+   * it records): by default, {@link #expected(Grant)}.
+   */
+  default Optional<Grant> expected(ProvisionedAccount owner, Grant grant)
+      throws SQLException, IOException {
+    return expected(grant);
+  }
+
   /** False for a target that holds accounts but no mailboxes (a directory). */
   default boolean holdsMailboxes() {
     return true;

@@ -128,7 +128,13 @@ public abstract class MailTargetContract {
     return "contract.example.org";
   }
 
-  private ProvisionedAccount provision(String user) throws Exception {
+  /** The target under test, for a target's own tests beside the contract. */
+  protected final MailTarget target() {
+    return target;
+  }
+
+  /** Provisions {@code user@domain()} as the engine does (created, or found and updated). */
+  protected final ProvisionedAccount provision(String user) throws Exception {
     TargetProvisioning p = target.provisioning();
     p.ensureDomain(new Domain(domain(), "active", Map.of()));
     Account account =
@@ -144,7 +150,7 @@ public abstract class MailTargetContract {
   }
 
   /** The source's content as the engine lends it: from {@link #contents}, checked as it streams. */
-  private WriteContext context() {
+  protected final WriteContext context() {
     SourceContent content =
         new SourceContent() {
           @Override
@@ -221,7 +227,8 @@ public abstract class MailTargetContract {
   }
 
   /** Writes cluster 0: folders Work and Work/Sub, tag Urgent; returns the folder map. */
-  private Map<Integer, Integer> writeFolders(MailboxWriter writer, String account)
+  /** Cluster 0 of the contract (folders Work 300 and Work/Sub 301, tag 400): ids by old id. */
+  protected final Map<Integer, Integer> writeFolders(MailboxWriter writer, String account)
       throws Exception {
     RecordingJournal journal = journal(account, 0);
     writer.writeFolders(folders(contentType()), journal);

@@ -238,6 +238,13 @@ public final class CyrusServer {
     return new CyrusServer(dir, port, httpPort);
   }
 
+  /** The process id of the instance's {@code master}, whose children serve the connections. */
+  public long pid() throws IOException {
+    try (Stream<String> pid = Files.lines(dir.resolve("run/master.pid"))) {
+      return Long.parseLong(pid.findFirst().orElseThrow().strip());
+    }
+  }
+
   /** Stops the instance (the shutdown hook calls it). */
   public void stop() {
     try (Stream<String> pid = Files.lines(dir.resolve("run/master.pid"))) {

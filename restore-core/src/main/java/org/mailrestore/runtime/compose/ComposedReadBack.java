@@ -258,21 +258,40 @@ final class ComposedReadBack implements RestoredStore {
   @Override
   public Optional<Grant> expected(Grant grant) {
     int part = target.partOfFolder(grant.folderId());
+    return part >= stores.size()
+        ? Optional.of(grant)
+        : stores.get(part).expected(local(grant)).map(g -> global(grant, g));
+  }
+
+  /** Kept as the part that holds the grant's folder keeps it, for the owner's account there. */
+  @Override
+  public Optional<Grant> expected(ProvisionedAccount owner, Grant grant)
+      throws SQLException, IOException {
+    int part = target.partOfFolder(grant.folderId());
     if (part >= stores.size()) {
       return Optional.of(grant);
     }
-    return stores
-        .get(part)
-        .expected(
-            new Grant(
-                PartIds.local(grant.folderId()),
-                grant.granteeType(),
-                grant.granteeId(),
-                grant.granteeName(),
-                grant.rights()))
-        .map(g ->
-            new Grant(
-                grant.folderId(), g.granteeType(), g.granteeId(), g.granteeName(), g.rights()));
+    Optional<ProvisionedAccount> in = in(part, owner);
+    if (in.isEmpty()) {
+      return expected(grant);
+    }
+    return stores.get(part).expected(in.get(), local(grant)).map(g -> global(grant, g));
+  }
+
+  /** A grant with its folder's id in its part. */
+  private static Grant local(Grant grant) {
+    return new Grant(
+        PartIds.local(grant.folderId()),
+        grant.granteeType(),
+        grant.granteeId(),
+        grant.granteeName(),
+        grant.rights());
+  }
+
+  /** A part's grant with the folder's id of the composition again. */
+  private static Grant global(Grant grant, Grant kept) {
+    return new Grant(
+        grant.folderId(), kept.granteeType(), kept.granteeId(), kept.granteeName(), kept.rights());
   }
 
   @Override
