@@ -36,6 +36,10 @@ final class CyrusHomes implements DavHomes {
   private final String userTemplate;
   private final ImapConnector imap;
   private ImapAdministration session;
+  private long lastUsed;
+
+  /** A session unused this long is asked whether it is still there before it is used again. */
+  private static final long IDLE_CHECK_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
 
   /** Opens the administrator's IMAP session when one is first needed. */
   interface ImapConnector {
@@ -110,22 +114,23 @@ final class CyrusHomes implements DavHomes {
     }
   }
 
+  /**
+   * Deletes the home's collections over IMAP: a {@code DELETE} through the admin's view would only
+   * take the admin's share of the collection away, as it does for any user a collection is shared
+   * with.
+   */
   @Override
-  public synchronized List<URI> collections(String address) throws IOException {
-    List<URI> found = new java.util.ArrayList<>();
+  public synchronized void empty(String address) throws IOException {
     for (CollectionKind kind : List.of(CollectionKind.CALENDAR, CollectionKind.ADDRESSBOOK)) {
-      String home = home(address, kind);
-      String homeName = withoutDomain(home, address);
+      String homeName = withoutDomain(home(address, kind), address);
       for (String name : imap().list(homeName + separator() + "%" + domainSuffix(address))) {
         String child = withoutDomain(name, address).substring(homeName.length() + 1);
-        if (CYRUS_OWN.contains(child)) {
-          continue;
+        if (!CYRUS_OWN.contains(child)) {
+          imap().setAcl(name, admin, RIGHTS); // the user's own collections too
+          imap().delete(name);
         }
-        imap().setAcl(name, admin, RIGHTS); // the user's own collections, to be deleted
-        found.add(at(address, kind, child + "/"));
       }
     }
-    return found;
   }
 
   @Override
@@ -233,10 +238,19 @@ final class CyrusHomes implements DavHomes {
     return imap().separator();
   }
 
+  /**
+   * The admin's IMAP session, opened again when the server has logged it out: a restore makes
+   * collections now and then over hours, and Cyrus logs out a session idle for 30 minutes.
+   */
   private synchronized ImapAdministration imap() throws IOException {
+    long now = System.nanoTime();
+    if (session != null && now - lastUsed > IDLE_CHECK_NANOS && !session.alive()) {
+      close();
+    }
     if (session == null) {
       session = imap.open();
     }
+    lastUsed = now;
     return session;
   }
 

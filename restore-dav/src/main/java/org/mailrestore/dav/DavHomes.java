@@ -2,7 +2,6 @@ package org.mailrestore.dav;
 
 import java.io.IOException;
 import java.net.URI;
-import java.util.List;
 import java.util.Map;
 import org.mailrestore.dav.DavRecords.CollectionKind;
 import org.mailrestore.dav.DavRecords.CollectionRow;
@@ -34,8 +33,8 @@ interface DavHomes {
   /** Makes a collection of a user, named and coloured as its folder; one there is taken. */
   void make(String address, CollectionRow row) throws IOException;
 
-  /** The collections of the user's home, the user's own too (to empty it). */
-  List<URI> collections(String address) throws IOException;
+  /** Deletes every collection of the user's home, the user's own too ({@code --replace}). */
+  void empty(String address) throws IOException;
 
   /** Whether the server keeps who else may read or write a user's collection, as written here. */
   default boolean holdsGrants() {

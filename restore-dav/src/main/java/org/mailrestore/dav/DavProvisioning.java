@@ -1,11 +1,9 @@
 package org.mailrestore.dav;
 
 import java.io.IOException;
-import java.net.URI;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
-import org.mailrestore.dav.DavClient.Answer;
 import org.mailrestore.destination.ProvisionedAccount;
 import org.mailrestore.destination.TargetProvisioning;
 import org.mailrestore.mail.Account;
@@ -73,19 +71,7 @@ final class DavProvisioning implements TargetProvisioning {
 
   @Override
   public void empty(ProvisionedAccount account) throws SQLException, IOException {
-    for (URI c : server.homes().collections(account.name())) {
-      Answer a = server.client().delete(c);
-      if (!a.ok() && a.status() != 404) {
-        throw new IOException(
-            "the DAV server refused to delete "
-                + c
-                + " ("
-                + a.status()
-                + ": "
-                + DavClient.brief(a.body())
-                + ")");
-      }
-    }
+    server.homes().empty(account.name());
     records.forget(account.key());
   }
 

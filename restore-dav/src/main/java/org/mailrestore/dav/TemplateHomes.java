@@ -88,12 +88,20 @@ final class TemplateHomes implements DavHomes {
   }
 
   @Override
-  public List<URI> collections(String address) throws IOException {
-    List<URI> found = new ArrayList<>();
+  public void empty(String address) throws IOException {
     for (DavClient.Collection c : client.collections(home(address))) {
-      found.add(c.href());
+      Answer a = client.delete(c.href());
+      if (!a.ok() && a.status() != 404) {
+        throw new IOException(
+            "the DAV server refused to delete "
+                + c.href()
+                + " ("
+                + a.status()
+                + ": "
+                + DavClient.brief(a.body())
+                + ")");
+      }
     }
-    return found;
   }
 
   @Override

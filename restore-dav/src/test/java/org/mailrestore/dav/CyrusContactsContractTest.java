@@ -1,12 +1,22 @@
 package org.mailrestore.dav;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.UUID;
+import org.junit.jupiter.api.Test;
 import org.mailrestore.destination.MailTarget;
 import org.mailrestore.destination.MailTargetContract;
+import org.mailrestore.destination.MailboxWriter;
+import org.mailrestore.destination.ProvisionedAccount;
 import org.mailrestore.destination.TargetContext;
+import org.mailrestore.imap.ImapAdministration;
 import org.mailrestore.mail.ItemType;
+import org.mailrestore.testkit.CyrusServer;
 
-/** The DAV target on a real Cyrus (CalDAV, CardDAV) passes the contract, with contacts. */
+/**
+ * The DAV target on a real Cyrus (CalDAV, CardDAV) passes the contract, with contacts; and emptying
+ * a home ({@code --replace}) deletes its address books from Cyrus.
+ */
 class CyrusContactsContractTest extends MailTargetContract {
 
   /** Cyrus keeps its mailboxes for the JVM's life: each test writes to accounts of its own. */
@@ -25,5 +35,23 @@ class CyrusContactsContractTest extends MailTargetContract {
   @Override
   protected ItemType contentType() {
     return ItemType.CONTACT;
+  }
+
+  @Test
+  void emptyingAHomeDeletesItsAddressBooksFromCyrus() throws Exception {
+    CyrusServer cyrus = TestCyrusDav.server();
+    ProvisionedAccount owner = provision("kim");
+    try (MailboxWriter writer = target().mailbox(owner, context())) {
+      writeFolders(writer, "kim");
+    }
+    String books = "user/kim/#addressbooks/%@" + domain;
+    try (ImapAdministration imap =
+        ImapAdministration.open(
+            cyrus.url(), CyrusServer.ADMIN, CyrusServer.ADMIN_PASSWORD, null, null)) {
+      assertThat(imap.list(books)).as("Work and Work/Sub").hasSizeGreaterThanOrEqualTo(2);
+      target().provisioning().empty(owner);
+      assertThat(imap.list(books)).isEmpty();
+    }
+    assertThat(target().readBack().countItems(owner)).isZero();
   }
 }

@@ -147,6 +147,18 @@ public final class ImapAdministration implements AutoCloseable {
     throw new ImapException("DELETE " + mailbox, r.tagged());
   }
 
+  /** Whether the session still answers ({@code NOOP}): a server logs idle sessions out. */
+  public boolean alive() {
+    if (session.isBroken()) {
+      return false;
+    }
+    try {
+      return session.run(Command.of("NOOP")).tagged().isOk();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   /** The server's host and port, for messages. */
   public String describe() {
     return session.server();
