@@ -389,14 +389,19 @@ class DavFromCliIT {
     assumeTrue(CyrusServer.davInstalled(), "Cyrus's httpd is not installed: .ci/run installs it");
     CyrusServer cyrus = CyrusServer.get();
     Path backup = RestoreProcesses.generate(dir.resolve("backup"), 2, 3000, 39);
-    List<String> accounts = accounts(backup);
-    for (String account : accounts) {
+    // Cyrus users of this test's own: generated backups name their accounts alike, and the other
+    // tests of this JVM write into the same Cyrus.
+    String prefix = "k" + Long.toHexString(System.nanoTime()) + "-";
+    List<String> users = new ArrayList<>();
+    for (String account : accounts(backup)) {
+      String user = prefix + account;
+      users.add(user);
       // The users' mail accounts are there, as where the mail was restored first: Cyrus answers
       // a user without one who logs in to its httpd with a 500.
-      cyrus.addUser(account);
+      cyrus.addUser(user);
       String password = "pw-" + UUID.randomUUID();
-      cyrus.setPassword(account, password);
-      cyrusPasswords.put(account, password);
+      cyrus.setPassword(user, password);
+      cyrusPasswords.put(user, password);
     }
     List<String> flags = new ArrayList<>(List.of("--backup", backup.toString()));
     flags.addAll(
@@ -404,7 +409,9 @@ class DavFromCliIT {
             "--target",
             "dav" + cyrus.davUrl().substring("http".length()),
             "--dav-cyrus-imap",
-            cyrus.url()));
+            cyrus.url(),
+            "--dav-home",
+            prefix + "{address}"));
     flags.addAll(Cli.database(own.database()));
     Map<String, String> env =
         Map.of(
@@ -415,8 +422,8 @@ class DavFromCliIT {
         env,
         () -> {
           long n = 0;
-          for (String account : accounts) {
-            n += asTheUser(cyrus, account, null);
+          for (String user : users) {
+            n += asTheUser(cyrus, user, null);
           }
           return n;
         });

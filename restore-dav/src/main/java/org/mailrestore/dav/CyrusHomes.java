@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.mailrestore.dav.DavClient.Answer;
 import org.mailrestore.dav.DavRecords.CollectionKind;
 import org.mailrestore.dav.DavRecords.CollectionRow;
@@ -39,7 +40,7 @@ final class CyrusHomes implements DavHomes {
   private long lastUsed;
 
   /** A session unused this long is asked whether it is still there before it is used again. */
-  private static final long IDLE_CHECK_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+  private static final long IDLE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(60);
 
   /** Opens the administrator's IMAP session when one is first needed. */
   interface ImapConnector {

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.mailrestore.destination.MailTarget;
@@ -93,7 +94,7 @@ public final class DavKind implements TargetKind {
     }
     String cyrus = spec.option(CYRUS_IMAP);
     if (cyrus != null && !cyrus.isBlank()) {
-      String c = cyrus.toLowerCase(java.util.Locale.ROOT);
+      String c = cyrus.toLowerCase(Locale.ROOT);
       if (!c.startsWith("imap://") && !c.startsWith("imaps://")) {
         problems.add(
             "target.options." + CYRUS_IMAP,

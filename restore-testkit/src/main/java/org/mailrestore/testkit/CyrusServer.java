@@ -145,7 +145,10 @@ public final class CyrusServer {
     for (String reply = in.readLine(); reply != null; reply = in.readLine()) {
       if (reply.startsWith(tag)) {
         boolean ok = reply.startsWith(tag + "OK");
-        if (!ok && !(mayExist && reply.contains("ALREADYEXISTS"))) {
+        boolean exists =
+            reply.contains("ALREADYEXISTS")
+                || reply.toLowerCase(java.util.Locale.ROOT).contains("already exists");
+        if (!ok && !(mayExist && exists)) {
           throw new IOException("Cyrus answered " + reply + " to " + line.split(" ")[1]);
         }
         return;
