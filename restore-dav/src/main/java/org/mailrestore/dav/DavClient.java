@@ -133,6 +133,22 @@ public final class DavClient {
    * home is not there (404).
    */
   public List<Collection> collections(URI home) throws IOException {
+    List<Collection> found = new ArrayList<>();
+    for (Collection c : propfindCollections(home, "1")) {
+      if (!c.href().getPath().equals(home.getPath())) { // not the home itself
+        found.add(c);
+      }
+    }
+    return found;
+  }
+
+  /** A collection itself (a {@code PROPFIND} of depth 0); empty when it is not there (404). */
+  public Optional<Collection> collection(URI collection) throws IOException {
+    return propfindCollections(collection, "0").stream().findFirst();
+  }
+
+  /** The collections a {@code PROPFIND} of this depth finds at {@code uri}; none on a 404. */
+  private List<Collection> propfindCollections(URI uri, String depth) throws IOException {
     String body =
         """
         <?xml version="1.0" encoding="utf-8"?>
@@ -140,17 +156,16 @@ public final class DavClient {
         """;
     Answer a =
         send(
-            request(home)
+            request(uri)
                 .header("Content-Type", XML_TYPE)
-                .header("Depth", "1")
+                .header("Depth", depth)
                 .method("PROPFIND", xml(body)),
-            home);
+            uri);
     if (a.status() == 404) {
       return List.of();
     }
     if (a.status() != 207) {
-      throw new IOException(
-          "PROPFIND " + home + " answered " + a.status() + ": " + brief(a.body()));
+      throw new IOException("PROPFIND " + uri + " answered " + a.status() + ": " + brief(a.body()));
     }
     List<Collection> found = new ArrayList<>();
     NodeList responses = parse(a.body()).getElementsByTagNameNS(DAV, "response");
@@ -160,52 +175,14 @@ public final class DavClient {
       if (href == null || r.getElementsByTagNameNS(DAV, "collection").getLength() == 0) {
         continue;
       }
-      URI uri = home.resolve(href);
-      if (uri.getPath().equals(home.getPath())) {
-        continue; // the home itself
-      }
       found.add(
           new Collection(
-              uri,
+              uri.resolve(href),
               text(r, DAV, "displayname"),
               r.getElementsByTagNameNS(CARDDAV, "addressbook").getLength() > 0,
               r.getElementsByTagNameNS(CALDAV, "calendar").getLength() > 0));
     }
     return found;
-  }
-
-  /** A collection itself (a {@code PROPFIND} of depth 0); empty when it is not there (404). */
-  public Optional<Collection> collection(URI collection) throws IOException {
-    String body =
-        """
-        <?xml version="1.0" encoding="utf-8"?>
-        <D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:displayname/></D:prop></D:propfind>
-        """;
-    Answer a =
-        send(
-            request(collection)
-                .header("Content-Type", XML_TYPE)
-                .header("Depth", "0")
-                .method("PROPFIND", xml(body)),
-            collection);
-    if (a.status() == 404) {
-      return Optional.empty();
-    }
-    if (a.status() != 207) {
-      throw new IOException(
-          "PROPFIND " + collection + " answered " + a.status() + ": " + brief(a.body()));
-    }
-    NodeList responses = parse(a.body()).getElementsByTagNameNS(DAV, "response");
-    if (responses.getLength() == 0) {
-      return Optional.empty();
-    }
-    Element r = (Element) responses.item(0);
-    return Optional.of(
-        new Collection(
-            collection,
-            text(r, DAV, "displayname"),
-            r.getElementsByTagNameNS(CARDDAV, "addressbook").getLength() > 0,
-            r.getElementsByTagNameNS(CALDAV, "calendar").getLength() > 0));
   }
 
   /**
