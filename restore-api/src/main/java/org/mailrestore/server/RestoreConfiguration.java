@@ -76,8 +76,8 @@ class RestoreConfiguration {
                             Integer.class,
                             Concurrency.forMachine().clustersPerAccount())),
                     1);
-            // The restore's connections, plus a few for the API and the heartbeat.
-            pool.setMaximumPoolSize(bounds.databaseConnections() + 4);
+            // The restore's connections (the heartbeat's among them), plus a few for the API.
+            pool.setMaximumPoolSize(bounds.databaseConnections() + 3);
           }
         }
         return bean;

@@ -25,9 +25,9 @@ public record Concurrency(int accounts, int clustersPerAccount, int blobTransfer
 
   /**
    * The database connections a restore at these bounds can use at once: one per cluster in flight,
-   * plus two for bookkeeping (operations, leases, failures).
+   * plus two for bookkeeping (operations, claims, failures), plus the one the heartbeat keeps.
    */
   public int databaseConnections() {
-    return accounts * clustersPerAccount + 2;
+    return accounts * clustersPerAccount + 3;
   }
 }

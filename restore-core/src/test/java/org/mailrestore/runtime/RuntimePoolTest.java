@@ -26,9 +26,10 @@ class RuntimePoolTest {
                 .concurrency(concurrency)
                 .registry(registry)
                 .build()) {
-      assertThat(((HikariDataSource) store.dataSource()).getMaximumPoolSize()).isEqualTo(8);
+      // 3 accounts x 2 clusters, 2 for the bookkeeping, 1 the heartbeat keeps.
+      assertThat(((HikariDataSource) store.dataSource()).getMaximumPoolSize()).isEqualTo(9);
       assertThat(registry.get("hikaricp.connections.max").tag("pool", "mailstore").gauge().value())
-          .isEqualTo(8.0);
+          .isEqualTo(9.0);
       assertThat(registry.get("hikaricp.connections.active").gauge()).isNotNull();
     }
   }

@@ -12,6 +12,9 @@ import javax.sql.DataSource;
 /** A database of its own for one test class, on the chosen server; dropped on close. */
 public final class TestDatabase implements AutoCloseable {
 
+  /** The connections its pool holds at most. */
+  public static final int POOL_SIZE = 8;
+
   private final MariaDbServer server;
   private final String name;
   private final HikariDataSource dataSource;
@@ -29,7 +32,7 @@ public final class TestDatabase implements AutoCloseable {
     config.setJdbcUrl(server.jdbcUrl(name));
     config.setUsername(server.user());
     config.setPassword(server.password());
-    config.setMaximumPoolSize(8);
+    config.setMaximumPoolSize(POOL_SIZE);
     config.setPoolName("test-" + name);
     return new TestDatabase(server, name, new HikariDataSource(config));
   }

@@ -181,6 +181,23 @@ public final class AccountStore {
   }
 
   /**
+   * Whether the database names {@code owner} as the account's holder now. Which of its claims holds
+   * it, the instance knows ({@link Lease#check()}).
+   */
+  public boolean isHeldBy(String operationId, String sourceAccountId, String owner)
+      throws SQLException {
+    return Sql.queryOne(
+            dataSource,
+            "SELECT lease_owner = ? FROM restore_account"
+                + " WHERE operation_id = ? AND source_account_id = ?",
+            rs -> rs.getBoolean(1),
+            owner,
+            operationId,
+            sourceAccountId)
+        .orElse(false);
+  }
+
+  /**
    * Releases the accounts this instance holds in an operation: called before its workers start, so
    * that leases left by an earlier run under the same instance id (a crash) do not have to expire.
    */

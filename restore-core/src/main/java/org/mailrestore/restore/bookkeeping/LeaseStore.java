@@ -1,11 +1,7 @@
 package org.mailrestore.restore.bookkeeping;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import javax.sql.DataSource;
 import org.mailrestore.sql.Sql;
 
@@ -59,41 +55,9 @@ public final class LeaseStore {
         owner);
   }
 
-  /**
-   * Extends every lease this instance holds (operations it coordinates, accounts it restores): the
-   * heartbeat that lets leases be short while clusters take as long as they take.
-   */
-  public Set<HeldAccount> renewLeases(String owner, int leaseSeconds) throws SQLException {
-    Sql.update(
-        dataSource,
-        "UPDATE restore_operation SET coordinator_until = NOW(3) + INTERVAL ? SECOND"
-            + " WHERE coordinator = ?",
-        leaseSeconds,
-        owner);
-    return Sql.inTransaction(
-        dataSource,
-        c -> {
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "UPDATE restore_account SET lease_until = NOW(3) + INTERVAL ? SECOND"
-                      + " WHERE lease_owner = ?")) {
-            Sql.bind(ps, leaseSeconds, owner);
-            ps.executeUpdate();
-          }
-          Set<HeldAccount> held = new HashSet<>();
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "SELECT operation_id, source_account_id FROM restore_account"
-                      + " WHERE lease_owner = ?")) {
-            Sql.bind(ps, owner);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                held.add(new HeldAccount(rs.getString(1), rs.getString(2)));
-              }
-            }
-          }
-          return held;
-        });
+  /** A renewer of this instance's leases, with a connection of its own once it has renewed. */
+  public LeaseRenewer renewer() {
+    return new LeaseRenewer(dataSource);
   }
 
   /**

@@ -6,6 +6,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
+import org.mailrestore.restore.bookkeeping.LeaseRenewer;
 import org.mailrestore.restore.bookkeeping.LeaseStore;
 import org.mailrestore.restore.bookkeeping.OperationStore;
 import org.mailrestore.restore.run.CancelSignal;
@@ -15,15 +16,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Renews this instance's leases (operations it coordinates, accounts it restores) a few times per
- * lease, and hears cancel requests made on other instances. Started by the first operation run
- * here; a failure is logged and the next beat tries again.
+ * lease, on a connection of its own ({@link LeaseRenewer}), and hears cancel requests made on other
+ * instances. Started by the first operation run here; a failure is logged and the next beat tries
+ * again.
  */
 final class Heartbeat {
 
   private static final Logger LOG = LoggerFactory.getLogger(Heartbeat.class);
 
   private final OperationStore operations;
-  private final LeaseStore leaseStore;
+  private final LeaseRenewer renewer;
   private final String instanceId;
   private final int leaseSeconds;
   private final Map<String, CancelSignal> running;
@@ -40,7 +42,7 @@ final class Heartbeat {
       HeldLeases leases) {
     this.leases = leases;
     this.operations = operations;
-    this.leaseStore = leaseStore;
+    this.renewer = leaseStore.renewer();
     this.instanceId = instanceId;
     this.leaseSeconds = leaseSeconds;
     this.running = running;
@@ -67,6 +69,7 @@ final class Heartbeat {
       scheduler.shutdownNow();
       scheduler = null;
     }
+    renewer.close();
   }
 
   synchronized boolean isBeating() {
@@ -76,7 +79,7 @@ final class Heartbeat {
   private void beat() {
     try {
       long started = System.nanoTime();
-      leases.renewed(started, leaseStore.renewLeases(instanceId, leaseSeconds));
+      leases.renewed(started, renewer.renew(instanceId, leaseSeconds));
       for (Map.Entry<String, CancelSignal> e : running.entrySet()) {
         if (operations.cancelRequested(e.getKey())) {
           e.getValue().raise(CancelSignal.Reason.CANCELLED);

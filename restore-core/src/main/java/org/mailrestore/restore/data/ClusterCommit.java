@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.mailrestore.destination.FolderBatch;
 import org.mailrestore.destination.ItemBatch;
 import org.mailrestore.destination.Lease;
+import org.mailrestore.destination.LeaseLostException;
 import org.mailrestore.destination.MailboxWriter;
 import org.mailrestore.restore.AccountProgress;
 import org.mailrestore.restore.bookkeeping.ClusterRecord;
@@ -130,6 +131,11 @@ final class ClusterCommit {
               try {
                 TargetFailure.run(() -> writing.write(record, attempts[0]++ > 0));
               } catch (SQLException e) {
+                if (!DatabaseRetry.isTransient(e)) {
+                  // Refused, a duplicate key say: by another writer of the account when its claim
+                  // is gone, which ends this claim's work, not the account (decision 0052).
+                  confirmClaim(e);
+                }
                 // The connection may have died after the commit went through: the checkpoint
                 // row says whether it did, so a retry never writes a cluster twice.
                 if ((DatabaseRetry.isTransient(e) || e.getErrorCode() == DUPLICATE_KEY)
@@ -142,5 +148,26 @@ final class ClusterCommit {
     last[0].committed();
     records.metrics().clusterCommit().record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
     return last[0];
+  }
+
+  /**
+   * Throws {@link LeaseLostException} when this claim no longer holds the account: in memory (let
+   * go, or past its deadline) or in the database (another instance took it over).
+   */
+  private void confirmClaim(SQLException refusal) throws SQLException {
+    lease.check();
+    if (!records
+        .books()
+        .accounts()
+        .isHeldBy(run.id(), account.sourceAccountId(), records.instanceId())) {
+      LeaseLostException lost =
+          new LeaseLostException(
+              "account "
+                  + account.sourceAccountId()
+                  + " was taken over by another instance while this one wrote it: "
+                  + refusal.getMessage());
+      lost.initCause(refusal);
+      throw lost;
+    }
   }
 }

@@ -83,6 +83,24 @@ class LeaseFenceTest {
     assertThat(books.accounts().list(operationId).getFirst().finishedAt()).isNotNull();
   }
 
+  @Test
+  void theDatabaseSaysWhenAnotherInstanceTookTheAccountOver() throws Exception {
+    claim();
+    assertThat(books.accounts().isHeldBy(operationId, ACCOUNT, OWNER)).isTrue();
+    // This instance's lease ran out (paused) and another instance claimed the account: what a
+    // write refused by the other's rows asks before it gives the account up (decision 0052).
+    Sql.update(
+        database.dataSource(),
+        "UPDATE restore_account SET lease_until = NOW(3) - INTERVAL 1 SECOND"
+            + " WHERE operation_id = ?",
+        operationId);
+    assertThat(books.accounts().claimNext(operationId, "there", 30)).isPresent();
+    assertThat(books.accounts().isHeldBy(operationId, ACCOUNT, OWNER)).isFalse();
+    assertThat(books.accounts().isHeldBy(operationId, ACCOUNT, "there")).isTrue();
+    books.accounts().release(operationId, ACCOUNT, "there");
+    assertThat(books.accounts().isHeldBy(operationId, ACCOUNT, "there")).isFalse();
+  }
+
   private HeldLeases.Held claim() throws Exception {
     long at = System.nanoTime();
     AccountProgress a = books.accounts().claimNext(operationId, OWNER, 30).orElseThrow();

@@ -6,7 +6,7 @@ import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.sql.Sql;
 
 /** An operation whose accounts are provisioned: where the tests of phase 2's claims start. */
-final class ProvisionedOperation {
+public final class ProvisionedOperation {
 
   private ProvisionedOperation() {}
 
@@ -14,7 +14,7 @@ final class ProvisionedOperation {
    * Migrates the bookkeeping and creates the operation with one provisioned account per name
    * ({@code src-<name>}, restored into {@code <name>@<label>.example}).
    */
-  static Bookkeeping create(
+  public static Bookkeeping create(
       DataSource dataSource, String operationId, String label, String... names)
       throws SQLException {
     EngineSchema.migrate(dataSource);

@@ -1,0 +1,113 @@
+package org.mailrestore.restore.bookkeeping;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashSet;
+import java.util.Set;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Renews every lease of an instance (operations it coordinates, accounts it restores) on a
+ * connection of its own, kept from one beat to the next (decision 0052). A renewal then never waits
+ * for a connection of the pool, which clusters waiting on locks can all hold: another instance
+ * paused inside its commits holds such locks for as long as it is paused, and leases lapsed behind
+ * that wait let a third writer in. It reads committed rows only and gives up on a lock after one
+ * beat, so no row another instance has locked holds it either; the next beat tries again.
+ */
+public final class LeaseRenewer implements AutoCloseable {
+
+  private final @Nullable DataSource dataSource;
+  private @Nullable Connection connection;
+
+  LeaseRenewer(@Nullable DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  /**
+   * Extends the leases {@code owner} holds by {@code leaseSeconds} from now, by the database's
+   * clock; returns the accounts it holds after it (any other it thought it held was taken over).
+   */
+  public synchronized Set<HeldAccount> renew(String owner, int leaseSeconds) throws SQLException {
+    Connection c = connection(leaseSeconds);
+    try {
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "UPDATE restore_operation SET coordinator_until = NOW(3) + INTERVAL ? SECOND"
+                  + " WHERE coordinator = ?")) {
+        ps.setInt(1, leaseSeconds);
+        ps.setString(2, owner);
+        ps.executeUpdate();
+      }
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "UPDATE restore_account SET lease_until = NOW(3) + INTERVAL ? SECOND"
+                  + " WHERE lease_owner = ?")) {
+        ps.setInt(1, leaseSeconds);
+        ps.setString(2, owner);
+        ps.executeUpdate();
+      }
+      Set<HeldAccount> held = new HashSet<>();
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "SELECT operation_id, source_account_id FROM restore_account WHERE lease_owner = ?")) {
+        ps.setString(1, owner);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            held.add(new HeldAccount(rs.getString(1), rs.getString(2)));
+          }
+        }
+      }
+      c.commit();
+      return held;
+    } catch (SQLException | RuntimeException e) {
+      // A broken or refused session is given back; the next beat takes another.
+      close();
+      throw e;
+    }
+  }
+
+  private Connection connection(int leaseSeconds) throws SQLException {
+    if (connection != null) {
+      return connection;
+    }
+    if (dataSource == null) {
+      throw new SQLException("no database to renew leases in");
+    }
+    Connection c = dataSource.getConnection();
+    try {
+      c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+      try (Statement s = c.createStatement()) {
+        s.execute("SET SESSION innodb_lock_wait_timeout = " + Math.max(1, leaseSeconds / 3));
+      }
+      c.setAutoCommit(false);
+    } catch (SQLException e) {
+      c.close();
+      throw e;
+    }
+    connection = c;
+    return c;
+  }
+
+  /** Gives the connection back to the pool (rolled back, its settings reset by the pool). */
+  @Override
+  public synchronized void close() {
+    if (connection == null) {
+      return;
+    }
+    try {
+      connection.rollback();
+    } catch (SQLException e) {
+      // Broken: the pool discards it.
+    }
+    try {
+      connection.close();
+    } catch (SQLException e) {
+      // Nothing more to give back.
+    }
+    connection = null;
+  }
+}
