@@ -69,6 +69,11 @@ final class DavCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Also write the results to this file")
   Path json;
 
+  @Option(
+      names = "--without-peer",
+      description = "Restore only, no vdirsyncer (a memory run of 100,000 contacts, say)")
+  boolean withoutPeer;
+
   @Mixin ServerOptions mariadb;
 
   private static final Path VDIRSYNCER = Path.of("/usr/bin/vdirsyncer");
@@ -115,8 +120,93 @@ final class DavCommand implements Callable<Integer> {
     long items = write(backup, vdir);
     ColdCli cli = ColdCli.prepared();
 
-    // vdirsyncer: one pair per collection, the collections made first.
     String run = Long.toHexString(System.nanoTime());
+    Peer peer = withoutPeer ? null : vdirsyncer(target, run, vdir, work);
+
+    // mailrestore: a cold CLI restoring the backup into homes of its own.
+    ColdCli.Measured ours;
+    double ourServer;
+    try (BenchDatabase db =
+        new BenchDatabase(mariadb.url, mariadb.user, mariadb.password(), "dav", 1)) {
+      List<String> arguments =
+          new ArrayList<>(List.of("restore", "run", "--backup", backup.toString()));
+      arguments.addAll(target.ourTarget(run));
+      arguments.addAll(List.of("--jdbc-url", db.jdbcUrl(), "--db-user", mariadb.user));
+      Map<String, String> env = new LinkedHashMap<>(target.admin());
+      if (heap != null) {
+        env.put("MAILRESTORE_JAVA_OPTS", "-Xmx" + heap);
+      }
+      long serverBefore = target.cpuTicks();
+      ours = cli.run(arguments, env, work);
+      ourServer = (target.cpuTicks() - serverBefore) / Processes.TICKS_PER_SECOND;
+    }
+    long ourItems = target.ourResources(run);
+    if (ourItems != items || (peer != null && peer.items() != items)) {
+      throw new IllegalStateException(
+          target.name()
+              + " holds "
+              + ourItems
+              + " resources from mailrestore and "
+              + (peer == null ? "none" : peer.items())
+              + " from vdirsyncer, not "
+              + items);
+    }
+
+    Report report =
+        new Report(
+            "contacts and events into "
+                + target.name()
+                + (peer == null ? "" : ", next to vdirsyncer"));
+    report.context(
+        "items", contacts + " contacts and " + events + " events in " + accounts + " accounts");
+    report.context("server", target.describe());
+    report.context(
+        "CPU per 1,000 items",
+        String.format(
+                Locale.ROOT,
+                "mailrestore JVM %.3f s, its %s %.3f s",
+                ours.cpuSeconds() * 1000 / items,
+                target.name(),
+                ourServer * 1000 / items)
+            + (peer == null
+                ? ""
+                : String.format(
+                    Locale.ROOT,
+                    "; vdirsyncer %.3f s, its %s %.3f s",
+                    peer.cpuSeconds() * 1000 / items,
+                    target.name(),
+                    peer.serverSeconds() * 1000 / items)));
+    report.context(
+        "max RSS",
+        String.format(
+                Locale.ROOT,
+                "mailrestore %d MiB%s",
+                ours.maxRssKib() >> 10,
+                heap == null ? "" : " (-Xmx" + heap + ")")
+            + (peer == null
+                ? ""
+                : String.format(Locale.ROOT, ", vdirsyncer %d MiB", peer.maxRssKib() >> 10)));
+    String name = "mailrestore restore run (" + cli.describe() + ")";
+    if (peer == null) {
+      report.add("dav", name, items, 0, ours.seconds());
+    } else {
+      Report.Row theirs =
+          report.add("dav", "vdirsyncer sync (one pair per collection)", items, 0, peer.seconds());
+      report.add("dav", name, items, 0, ours.seconds(), theirs);
+    }
+    report.print(System.out);
+    if (json != null) {
+      report.writeJson(json);
+    }
+    return 0;
+  }
+
+  /** What vdirsyncer took to upload the vdir. */
+  private record Peer(
+      double seconds, double serverSeconds, double cpuSeconds, long maxRssKib, long items) {}
+
+  /** vdirsyncer uploading the vdir: one pair per collection, the collections made first. */
+  private Peer vdirsyncer(BenchServer target, String run, Path vdir, Path work) throws Exception {
     StringBuilder config =
         new StringBuilder("[general]\nstatus_path = \"" + work.resolve("status") + "/\"\n");
     List<String> pairs = new ArrayList<>();
@@ -183,68 +273,7 @@ final class DavCommand implements Callable<Integer> {
     double peerCpu = Double.parseDouble(t[1]) + Double.parseDouble(t[2]);
     long peerItems = target.peerResources(run);
 
-    // mailrestore: a cold CLI restoring the backup into homes of its own.
-    ColdCli.Measured ours;
-    double ourServer;
-    try (BenchDatabase db =
-        new BenchDatabase(mariadb.url, mariadb.user, mariadb.password(), "dav", 1)) {
-      List<String> arguments =
-          new ArrayList<>(List.of("restore", "run", "--backup", backup.toString()));
-      arguments.addAll(target.ourTarget(run));
-      arguments.addAll(List.of("--jdbc-url", db.jdbcUrl(), "--db-user", mariadb.user));
-      Map<String, String> env = new LinkedHashMap<>(target.admin());
-      if (heap != null) {
-        env.put("MAILRESTORE_JAVA_OPTS", "-Xmx" + heap);
-      }
-      serverBefore = target.cpuTicks();
-      ours = cli.run(arguments, env, work);
-      ourServer = (target.cpuTicks() - serverBefore) / Processes.TICKS_PER_SECOND;
-    }
-    long ourItems = target.ourResources(run);
-    if (ourItems != items || peerItems != items) {
-      throw new IllegalStateException(
-          target.name()
-              + " holds "
-              + ourItems
-              + " resources from mailrestore and "
-              + peerItems
-              + " from vdirsyncer, not "
-              + items);
-    }
-
-    Report report =
-        new Report("contacts and events into " + target.name() + ", next to vdirsyncer");
-    report.context(
-        "items", contacts + " contacts and " + events + " events in " + accounts + " accounts");
-    report.context("server", target.describe());
-    report.context(
-        "CPU per 1,000 items",
-        String.format(
-            Locale.ROOT,
-            "mailrestore JVM %.3f s, its %s %.3f s; vdirsyncer %.3f s, its %s %.3f s",
-            ours.cpuSeconds() * 1000 / items,
-            target.name(),
-            ourServer * 1000 / items,
-            peerCpu * 1000 / items,
-            target.name(),
-            peerServer * 1000 / items));
-    report.context(
-        "max RSS",
-        String.format(
-            Locale.ROOT,
-            "mailrestore %d MiB%s, vdirsyncer %d MiB",
-            ours.maxRssKib() >> 10,
-            heap == null ? "" : " (-Xmx" + heap + ")",
-            Long.parseLong(t[3]) >> 10));
-    Report.Row peer =
-        report.add("dav", "vdirsyncer sync (one pair per collection)", items, 0, peerSeconds);
-    report.add(
-        "dav", "mailrestore restore run (" + cli.describe() + ")", items, 0, ours.seconds(), peer);
-    report.print(System.out);
-    if (json != null) {
-      report.writeJson(json);
-    }
-    return 0;
+    return new Peer(peerSeconds, peerServer, peerCpu, Long.parseLong(t[3]), peerItems);
   }
 
   private String account(int index) {

@@ -26,6 +26,7 @@ import org.mailrestore.mailstore.MailboxStore.TagLink;
 import org.mailrestore.restore.RestoreMetrics;
 import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.bookkeeping.Bookkeeping;
+import org.mailrestore.restore.bookkeeping.Claim;
 import org.mailrestore.restore.bookkeeping.ClusterRecord;
 import org.mailrestore.restore.bookkeeping.IdMap;
 import org.mailrestore.restore.bookkeeping.IdSpace;
@@ -37,6 +38,9 @@ import org.mailrestore.restore.bookkeeping.IdSpace;
  * the same schema. Only the database work is timed: decoding and building rows happens before.
  */
 final class WriterBench {
+
+  /** The benchmark's one claim on every account it writes. */
+  private static final Claim BENCH = new Claim("bench", 1);
 
   /** Parameters. */
   record Params(
@@ -129,7 +133,7 @@ final class WriterBench {
         // Earlier accounts stay leased to the benchmark, so the claim takes this one.
         if (!books
             .accounts()
-            .claimNext(operation, "bench", 3600)
+            .claimNext(operation, BENCH, 3600)
             .orElseThrow()
             .sourceAccountId()
             .equals(sourceId)) {
@@ -194,7 +198,7 @@ final class WriterBench {
           new ClusterRecord(
               books.dataSource(),
               new ClusterRecord.Header(
-                  operation, sourceId, "bench", Lease.HELD, space, seq++, 0, 0, List.of()),
+                  operation, sourceId, BENCH, Lease.HELD, space, seq++, 0, 0, List.of()),
               metrics);
       for (IdMap.Mapping m : c.mappings()) {
         journal.mapped(m.oldId(), m.newId());

@@ -90,7 +90,7 @@ public final class AccountStore {
    * moment take different accounts instead of queueing on one row; the lease, renewed by the
    * heartbeat, keeps the account this instance's after the commit.
    */
-  public Optional<AccountProgress> claimNext(String operationId, String owner, int leaseSeconds)
+  public Optional<AccountProgress> claimNext(String operationId, Claim claim, int leaseSeconds)
       throws SQLException {
     return Sql.inTransaction(
         dataSource,
@@ -107,12 +107,12 @@ public final class AccountStore {
           }
           try (PreparedStatement ps =
               c.prepareStatement(
-                  "UPDATE restore_account SET lease_owner = ?,"
+                  "UPDATE restore_account SET lease_owner = ?, lease_claim = ?,"
                       + " lease_until = NOW(3) + INTERVAL ? SECOND,"
                       + " started_at = COALESCE(started_at, NOW(3)),"
                       + " state = IF(state = 'PROVISIONED', 'RESTORING', state)"
                       + " WHERE operation_id = ? AND source_account_id = ?")) {
-            Sql.bind(ps, owner, leaseSeconds, operationId, sourceAccountId);
+            Sql.bind(ps, claim.owner(), claim.number(), leaseSeconds, operationId, sourceAccountId);
             ps.executeUpdate();
           }
           try (PreparedStatement ps =
@@ -135,8 +135,8 @@ public final class AccountStore {
       throws SQLException {
     Sql.update(
         dataSource,
-        "UPDATE restore_account SET state = ?, error = ?, lease_owner = NULL, lease_until = NULL,"
-            + " finished_at = IF(?, NOW(3), NULL) WHERE operation_id = ? AND source_account_id = ?",
+        "UPDATE restore_account SET state = ?, error = ?, lease_owner = NULL, lease_claim = NULL,"
+            + " lease_until = NULL, finished_at = IF(?, NOW(3), NULL) WHERE operation_id = ? AND source_account_id = ?",
         state.name(),
         error,
         state.isDone(),
@@ -145,9 +145,9 @@ public final class AccountStore {
   }
 
   /**
-   * Sets an account's final (or new) state and releases it, if {@code leaseOwner} still holds it
-   * under this {@code lease}: checked with the account's row locked, as a cluster's commit checks
-   * it.
+   * Sets an account's final (or new) state and releases it, if {@code claim} still holds it (as
+   * {@code lease} says here too): checked with the account's row locked, as a cluster's commit
+   * checks it.
    *
    * @throws LeaseLostException when another instance, or another claim of this one, took the
    *     account over meanwhile
@@ -155,7 +155,7 @@ public final class AccountStore {
   public void finishHeld(
       String operationId,
       String sourceAccountId,
-      String leaseOwner,
+      Claim claim,
       Lease lease,
       AccountState state,
       @Nullable String error)
@@ -166,10 +166,18 @@ public final class AccountStore {
           try (PreparedStatement ps =
               c.prepareStatement(
                   "UPDATE restore_account SET state = ?, error = ?, lease_owner = NULL,"
-                      + " lease_until = NULL, finished_at = IF(?, NOW(3), NULL)"
-                      + " WHERE operation_id = ? AND source_account_id = ? AND lease_owner = ?")) {
+                      + " lease_claim = NULL, lease_until = NULL, finished_at = IF(?, NOW(3), NULL)"
+                      + " WHERE operation_id = ? AND source_account_id = ? AND lease_owner = ?"
+                      + " AND lease_claim = ?")) {
             Sql.bind(
-                ps, state.name(), error, state.isDone(), operationId, sourceAccountId, leaseOwner);
+                ps,
+                state.name(),
+                error,
+                state.isDone(),
+                operationId,
+                sourceAccountId,
+                claim.owner(),
+                claim.number());
             if (ps.executeUpdate() == 0) {
               throw new LeaseLostException(
                   "account " + sourceAccountId + " was taken over before it was finished here");
@@ -180,18 +188,16 @@ public final class AccountStore {
         });
   }
 
-  /**
-   * Whether the database names {@code owner} as the account's holder now. Which of its claims holds
-   * it, the instance knows ({@link Lease#check()}).
-   */
-  public boolean isHeldBy(String operationId, String sourceAccountId, String owner)
+  /** Whether {@code claim} holds the account now, by the database. */
+  public boolean isHeldBy(String operationId, String sourceAccountId, Claim claim)
       throws SQLException {
     return Sql.queryOne(
             dataSource,
-            "SELECT lease_owner = ? FROM restore_account"
+            "SELECT lease_owner = ? AND lease_claim = ? FROM restore_account"
                 + " WHERE operation_id = ? AND source_account_id = ?",
             rs -> rs.getBoolean(1),
-            owner,
+            claim.owner(),
+            claim.number(),
             operationId,
             sourceAccountId)
         .orElse(false);
@@ -204,22 +210,23 @@ public final class AccountStore {
   public void releaseAll(String operationId, String owner) throws SQLException {
     Sql.update(
         dataSource,
-        "UPDATE restore_account SET lease_owner = NULL, lease_until = NULL"
+        "UPDATE restore_account SET lease_owner = NULL, lease_claim = NULL, lease_until = NULL"
             + " WHERE operation_id = ? AND lease_owner = ?",
         operationId,
         owner);
   }
 
   /** Lets go of an account without finishing it (cancel, shutdown): another run takes it up. */
-  public void release(String operationId, String sourceAccountId, String owner)
-      throws SQLException {
+  public void release(String operationId, String sourceAccountId, Claim claim) throws SQLException {
     Sql.update(
         dataSource,
-        "UPDATE restore_account SET lease_owner = NULL, lease_until = NULL"
-            + " WHERE operation_id = ? AND source_account_id = ? AND lease_owner = ?",
+        "UPDATE restore_account SET lease_owner = NULL, lease_claim = NULL, lease_until = NULL"
+            + " WHERE operation_id = ? AND source_account_id = ? AND lease_owner = ?"
+            + " AND lease_claim = ?",
         operationId,
         sourceAccountId,
-        owner);
+        claim.owner(),
+        claim.number());
   }
 
   public List<AccountProgress> list(String operationId) throws SQLException {
@@ -230,32 +237,33 @@ public final class AccountStore {
         operationId);
   }
 
-  /** Adds to an account's counters outside any cluster, checking the lease. */
+  /** Adds to an account's counters outside any cluster, checking the claim. */
   public void addCounters(
-      String operationId, String sourceAccountId, String leaseOwner, Counters counters)
+      String operationId, String sourceAccountId, Claim claim, Counters counters)
       throws SQLException {
     Sql.inTransaction(
         dataSource,
         c -> {
-          addCounters(c, operationId, sourceAccountId, leaseOwner, counters);
+          addCounters(c, operationId, sourceAccountId, claim, counters);
           return null;
         });
   }
 
   /**
-   * Adds to an account's counters on a connection (in its transaction), checking the lease.
+   * Adds to an account's counters on a connection (in its transaction), checking the claim.
    *
-   * @throws LeaseLostException when {@code leaseOwner} no longer holds the account
+   * @throws LeaseLostException when {@code claim} no longer holds the account
    */
   static void addCounters(
-      Connection c, String operationId, String sourceAccountId, String leaseOwner, Counters n)
+      Connection c, String operationId, String sourceAccountId, Claim claim, Counters n)
       throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
             "UPDATE restore_account SET items_restored = items_restored + ?,"
                 + " items_skipped = items_skipped + ?, items_failed = items_failed + ?,"
                 + " bytes_restored = bytes_restored + ?, dedup_hits = dedup_hits + ?"
-                + " WHERE operation_id = ? AND source_account_id = ? AND lease_owner = ?")) {
+                + " WHERE operation_id = ? AND source_account_id = ? AND lease_owner = ?"
+                + " AND lease_claim = ?")) {
       ps.setLong(1, n.restored());
       ps.setLong(2, n.skipped());
       ps.setLong(3, n.failed());
@@ -263,15 +271,16 @@ public final class AccountStore {
       ps.setLong(5, n.dedupHits());
       ps.setString(6, operationId);
       ps.setString(7, sourceAccountId);
-      ps.setString(8, leaseOwner);
+      ps.setString(8, claim.owner());
+      ps.setLong(9, claim.number());
       if (ps.executeUpdate() != 1) {
         throw new LeaseLostException(
             "account "
                 + sourceAccountId
                 + " of operation "
                 + operationId
-                + " is no longer held by "
-                + leaseOwner);
+                + " is no longer held by this claim of "
+                + claim.owner());
       }
     }
   }

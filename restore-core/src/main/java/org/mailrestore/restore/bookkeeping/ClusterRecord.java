@@ -29,8 +29,10 @@ public final class ClusterRecord implements ClusterJournal {
   /**
    * Who the cluster belongs to and what the engine knew of it before the target wrote it.
    *
-   * @param lease this claim of the account: checked again once the account's row is locked, just
-   *     before the commit (decision 0049)
+   * @param claim who holds the account, checked by the database as the account's counters are added
+   *     (decision 0053)
+   * @param lease the same claim as this instance sees it: checked again once the account's row is
+   *     locked, just before the commit (decision 0049)
    * @param skipped items left out because an earlier run restored them
    * @param failed items the engine could not hand to the target (undecodable, folder missing)
    * @param failures the failures and repairs the engine found
@@ -38,7 +40,7 @@ public final class ClusterRecord implements ClusterJournal {
   public record Header(
       String operationId,
       String sourceAccountId,
-      String leaseOwner,
+      Claim claim,
       Lease lease,
       IdSpace idSpace,
       int seq,
@@ -147,9 +149,9 @@ public final class ClusterRecord implements ClusterJournal {
     Checkpoints.commit(c, header.operationId(), header.sourceAccountId(), header.seq(), rows);
     // Last, so the account row is locked only for the commit itself.
     AccountStore.addCounters(
-        c, header.operationId(), header.sourceAccountId(), header.leaseOwner(), counters());
-    // The row names this instance, but maybe through a later claim of its own: only the claim
-    // this cluster started under may commit it. No claim can change while the row is locked.
+        c, header.operationId(), header.sourceAccountId(), header.claim(), counters());
+    // Past its deadline here, the claim may be another instance's to take any moment now; no claim
+    // can change while the row is locked.
     header.lease().check();
   }
 

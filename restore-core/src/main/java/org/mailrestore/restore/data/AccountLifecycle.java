@@ -86,7 +86,7 @@ final class AccountLifecycle {
             .db()
             .run(
                 "releasing an account",
-                () -> records.books().accounts().release(run.id(), sourceId, records.instanceId()));
+                () -> records.books().accounts().release(run.id(), sourceId, lease.claim()));
         return Optional.empty();
       }
       finish(state, null);
@@ -143,7 +143,7 @@ final class AccountLifecycle {
         .db()
         .run(
             "releasing a lapsed lease",
-            () -> records.books().accounts().release(run.id(), sourceId, records.instanceId()));
+            () -> records.books().accounts().release(run.id(), sourceId, lease.claim()));
     return Optional.empty();
   }
 
@@ -156,7 +156,7 @@ final class AccountLifecycle {
                 records
                     .books()
                     .accounts()
-                    .finishHeld(run.id(), sourceId, records.instanceId(), lease, state, error));
+                    .finishHeld(run.id(), sourceId, lease.claim(), lease, state, error));
     records.metrics().accountDone(state);
   }
 
@@ -232,7 +232,7 @@ final class AccountLifecycle {
     records
         .books()
         .accounts()
-        .addCounters(run.id(), sourceId, records.instanceId(), new Counters(0, count, 0, 0, 0));
+        .addCounters(run.id(), sourceId, lease.claim(), new Counters(0, count, 0, 0, 0));
     records.metrics().items("skipped", null, count);
     return AccountState.SKIPPED;
   }

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import org.mailrestore.restore.AccountProgress;
 import org.mailrestore.restore.AccountState;
+import org.mailrestore.restore.bookkeeping.Claim;
 import org.mailrestore.restore.run.DatabaseRetry;
 import org.mailrestore.restore.run.HeldLeases;
 import org.mailrestore.restore.run.OperationRun;
@@ -92,6 +93,7 @@ public final class AccountWorkers {
   private Void claimAndRestore() throws SQLException {
     while (!run.cancel().raised()) {
       long claimedAt = System.nanoTime(); // before the claim: its deadline errs early
+      Claim claim = Claim.next(records.instanceId());
       Optional<AccountProgress> account =
           records
               .db()
@@ -101,12 +103,12 @@ public final class AccountWorkers {
                       records
                           .books()
                           .accounts()
-                          .claimNext(run.id(), records.instanceId(), records.leaseSeconds()));
+                          .claimNext(run.id(), claim, records.leaseSeconds()));
       if (account.isEmpty()) {
         return null;
       }
       HeldLeases.Held lease =
-          records.leases().claimed(run.id(), account.get().sourceAccountId(), claimedAt);
+          records.leases().claimed(run.id(), account.get().sourceAccountId(), claimedAt, claim);
       try {
         new AccountLifecycle(run, records, workers, account.get(), lease).restore();
       } finally {

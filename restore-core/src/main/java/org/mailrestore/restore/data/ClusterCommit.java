@@ -6,12 +6,12 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.mailrestore.destination.FolderBatch;
 import org.mailrestore.destination.ItemBatch;
-import org.mailrestore.destination.Lease;
 import org.mailrestore.destination.LeaseLostException;
 import org.mailrestore.destination.MailboxWriter;
 import org.mailrestore.restore.AccountProgress;
 import org.mailrestore.restore.bookkeeping.ClusterRecord;
 import org.mailrestore.restore.run.DatabaseRetry;
+import org.mailrestore.restore.run.HeldLeases;
 import org.mailrestore.restore.run.OperationRun;
 import org.mailrestore.restore.run.Records;
 import org.mailrestore.restore.run.TargetFailure;
@@ -35,10 +35,14 @@ final class ClusterCommit {
   private final boolean atomic;
   private final Set<Integer> committed;
   private final Set<Integer> inDoubt;
-  private final Lease lease;
+  private final HeldLeases.Held lease;
 
   ClusterCommit(
-      OperationRun run, Records records, AccountProgress account, MailboxWriter writer, Lease lease)
+      OperationRun run,
+      Records records,
+      AccountProgress account,
+      MailboxWriter writer,
+      HeldLeases.Held lease)
       throws SQLException {
     this.run = run;
     this.records = records;
@@ -77,7 +81,7 @@ final class ClusterCommit {
     return new ClusterRecord.Header(
         run.id(),
         account.sourceAccountId(),
-        records.instanceId(),
+        lease.claim(),
         lease,
         account.provisionedIdSpace(),
         seq,
@@ -156,10 +160,7 @@ final class ClusterCommit {
    */
   private void confirmClaim(SQLException refusal) throws SQLException {
     lease.check();
-    if (!records
-        .books()
-        .accounts()
-        .isHeldBy(run.id(), account.sourceAccountId(), records.instanceId())) {
+    if (!records.books().accounts().isHeldBy(run.id(), account.sourceAccountId(), lease.claim())) {
       LeaseLostException lost =
           new LeaseLostException(
               "account "

@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.mailrestore.destination.Lease;
 import org.mailrestore.destination.LeaseLostException;
+import org.mailrestore.restore.bookkeeping.Claim;
 import org.mailrestore.restore.bookkeeping.HeldAccount;
 
 /**
@@ -32,10 +33,11 @@ public final class HeldLeases {
    * An account just claimed.
    *
    * @param claimedAt {@link System#nanoTime()} read before the claim was sent
+   * @param claim the claim, as the database holds it
    */
-  public Held claimed(String operationId, String sourceAccountId, long claimedAt) {
+  public Held claimed(String operationId, String sourceAccountId, long claimedAt, Claim claim) {
     HeldAccount key = new HeldAccount(operationId, sourceAccountId);
-    Held h = new Held(key, claimedAt + leaseNanos - marginNanos);
+    Held h = new Held(key, claim, claimedAt + leaseNanos - marginNanos);
     held.put(key, h);
     return h;
   }
@@ -73,12 +75,19 @@ public final class HeldLeases {
    */
   public static final class Held implements Lease {
     private final HeldAccount key;
+    private final Claim claim;
     private volatile long deadline;
     private volatile boolean lost;
 
-    private Held(HeldAccount key, long deadline) {
+    private Held(HeldAccount key, Claim claim, long deadline) {
       this.key = key;
+      this.claim = claim;
       this.deadline = deadline;
+    }
+
+    /** This claim as the database holds it. */
+    public Claim claim() {
+      return claim;
     }
 
     private void extend(long until) {

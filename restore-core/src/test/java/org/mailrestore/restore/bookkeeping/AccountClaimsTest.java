@@ -48,7 +48,8 @@ class AccountClaimsTest {
         }
       }
 
-      Optional<AccountProgress> mine = books.accounts().claimNext(operationId, "here", 300);
+      Optional<AccountProgress> mine =
+          books.accounts().claimNext(operationId, Claim.next("here"), 300);
 
       assertThat(mine).as("a worker claiming meanwhile takes the next account").isPresent();
       assertThat(mine.get().sourceAccountId()).isEqualTo("src-bob");
@@ -59,9 +60,10 @@ class AccountClaimsTest {
   @Test
   void accountsAreClaimedInNameOrderUntilNoneIsLeft() throws Exception {
     StringBuilder order = new StringBuilder();
-    for (Optional<AccountProgress> a = books.accounts().claimNext(operationId, "here", 300);
+    for (Optional<AccountProgress> a =
+            books.accounts().claimNext(operationId, Claim.next("here"), 300);
         a.isPresent();
-        a = books.accounts().claimNext(operationId, "here", 300)) {
+        a = books.accounts().claimNext(operationId, Claim.next("here"), 300)) {
       order.append(a.get().sourceAccountId()).append(' ');
     }
     assertThat(order.toString().strip()).isEqualTo("src-alice src-bob src-carol src-dave");

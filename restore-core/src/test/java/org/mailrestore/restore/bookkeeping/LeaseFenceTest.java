@@ -50,7 +50,7 @@ class LeaseFenceTest {
     // The worker of the first claim leaves the account (its lease lapsed while it waited) and a
     // worker of the same instance claims it again; the late cluster was already past its checks.
     leases.released(first);
-    books.accounts().release(operationId, ACCOUNT, OWNER);
+    books.accounts().release(operationId, ACCOUNT, first.claim());
     HeldLeases.Held second = claim();
 
     assertThatThrownBy(late::commit).isInstanceOf(LeaseLostException.class);
@@ -67,45 +67,76 @@ class LeaseFenceTest {
   void anAccountIsFinishedOnlyUnderTheClaimThatHoldsIt() throws Exception {
     HeldLeases.Held first = claim();
     leases.released(first);
-    books.accounts().release(operationId, ACCOUNT, OWNER);
+    books.accounts().release(operationId, ACCOUNT, first.claim());
     HeldLeases.Held second = claim();
 
     assertThatThrownBy(() ->
             books
                 .accounts()
-                .finishHeld(operationId, ACCOUNT, OWNER, first, AccountState.RESTORED, null))
+                .finishHeld(
+                    operationId, ACCOUNT, first.claim(), first, AccountState.RESTORED, null))
         .isInstanceOf(LeaseLostException.class);
     assertThat(books.accounts().list(operationId).getFirst().finishedAt())
         .as("the refused finish rolled back")
         .isNull();
 
-    books.accounts().finishHeld(operationId, ACCOUNT, OWNER, second, AccountState.RESTORED, null);
+    books
+        .accounts()
+        .finishHeld(operationId, ACCOUNT, second.claim(), second, AccountState.RESTORED, null);
     assertThat(books.accounts().list(operationId).getFirst().finishedAt()).isNotNull();
   }
 
   @Test
   void theDatabaseSaysWhenAnotherInstanceTookTheAccountOver() throws Exception {
-    claim();
-    assertThat(books.accounts().isHeldBy(operationId, ACCOUNT, OWNER)).isTrue();
+    HeldLeases.Held here = claim();
+    assertThat(books.accounts().isHeldBy(operationId, ACCOUNT, here.claim())).isTrue();
     // This instance's lease ran out (paused) and another instance claimed the account: what a
     // write refused by the other's rows asks before it gives the account up (decision 0052).
+    expire();
+    Claim there = Claim.next("there");
+    assertThat(books.accounts().claimNext(operationId, there, 30)).isPresent();
+    assertThat(books.accounts().isHeldBy(operationId, ACCOUNT, here.claim())).isFalse();
+    assertThat(books.accounts().isHeldBy(operationId, ACCOUNT, there)).isTrue();
+    books.accounts().release(operationId, ACCOUNT, there);
+    assertThat(books.accounts().isHeldBy(operationId, ACCOUNT, there)).isFalse();
+  }
+
+  /**
+   * The same instance claims the account again after its first claim lapsed (paused), while the
+   * first claim's worker has not yet noticed: that worker's release and its late cluster are the
+   * first claim's, and the database refuses both, whatever this instance remembers (decision 0053).
+   */
+  @Test
+  void aLapsedClaimNeitherReleasesNorCommitsUnderTheSameInstancesNextClaim() throws Exception {
+    HeldLeases.Held first = claim();
+    ClusterRecord late = record(first, 1);
+    expire();
+    HeldLeases.Held second = claim();
+
+    books.accounts().release(operationId, ACCOUNT, first.claim());
+    assertThat(books.accounts().isHeldBy(operationId, ACCOUNT, second.claim()))
+        .as("the first claim's release left the second claim in place")
+        .isTrue();
+    assertThatThrownBy(late::commit).isInstanceOf(LeaseLostException.class);
+    assertThat(committedClusters()).isZero();
+    record(second, 1).commit();
+    assertThat(committedClusters()).isEqualTo(1);
+  }
+
+  private void expire() throws Exception {
     Sql.update(
         database.dataSource(),
         "UPDATE restore_account SET lease_until = NOW(3) - INTERVAL 1 SECOND"
             + " WHERE operation_id = ?",
         operationId);
-    assertThat(books.accounts().claimNext(operationId, "there", 30)).isPresent();
-    assertThat(books.accounts().isHeldBy(operationId, ACCOUNT, OWNER)).isFalse();
-    assertThat(books.accounts().isHeldBy(operationId, ACCOUNT, "there")).isTrue();
-    books.accounts().release(operationId, ACCOUNT, "there");
-    assertThat(books.accounts().isHeldBy(operationId, ACCOUNT, "there")).isFalse();
   }
 
   private HeldLeases.Held claim() throws Exception {
     long at = System.nanoTime();
-    AccountProgress a = books.accounts().claimNext(operationId, OWNER, 30).orElseThrow();
+    Claim claim = Claim.next(OWNER);
+    AccountProgress a = books.accounts().claimNext(operationId, claim, 30).orElseThrow();
     assertThat(a.sourceAccountId()).isEqualTo(ACCOUNT);
-    return leases.claimed(operationId, ACCOUNT, at);
+    return leases.claimed(operationId, ACCOUNT, at, claim);
   }
 
   private ClusterRecord record(HeldLeases.Held lease, int seq) {
@@ -113,7 +144,15 @@ class LeaseFenceTest {
         new ClusterRecord(
             database.dataSource(),
             new ClusterRecord.Header(
-                operationId, ACCOUNT, OWNER, lease, new IdSpace(1, 1), seq, 0, 0, List.of()),
+                operationId,
+                ACCOUNT,
+                lease.claim(),
+                lease,
+                new IdSpace(1, 1),
+                seq,
+                0,
+                0,
+                List.of()),
             RestoreMetrics.inMemory());
     r.mapped(100 + seq, 1000 + seq);
     return r;

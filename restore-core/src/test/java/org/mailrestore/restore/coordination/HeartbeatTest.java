@@ -13,6 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.mailrestore.restore.bookkeeping.Bookkeeping;
+import org.mailrestore.restore.bookkeeping.Claim;
 import org.mailrestore.restore.bookkeeping.LeaseStore;
 import org.mailrestore.restore.bookkeeping.OperationStore;
 import org.mailrestore.restore.bookkeeping.ProvisionedOperation;
@@ -58,8 +59,9 @@ class HeartbeatTest {
           ProvisionedOperation.create(database.dataSource(), operationId, "beat", "alice");
       HeldLeases leases = new HeldLeases(3);
       long claimedAt = System.nanoTime();
-      assertThat(books.accounts().claimNext(operationId, "here", 3)).isPresent();
-      HeldLeases.Held held = leases.claimed(operationId, "src-alice", claimedAt);
+      Claim claim = Claim.next("here");
+      assertThat(books.accounts().claimNext(operationId, claim, 3)).isPresent();
+      HeldLeases.Held held = leases.claimed(operationId, "src-alice", claimedAt, claim);
       Heartbeat heartbeat =
           new Heartbeat(books.operations(), books.leases(), "here", 3, Map.of(), leases);
       heartbeat.start();
