@@ -128,12 +128,7 @@ class DavFromCliIT {
     imap.prepare(accounts);
     List<String> flags = new ArrayList<>(List.of("--backup", backup.toString()));
     flags.addAll(imap.targetArgs());
-    flags.addAll(
-        List.of(
-            "--target",
-            "dav" + cyrus.davUrl().substring("http".length()),
-            "--dav-cyrus-imap",
-            cyrus.url()));
+    flags.addAll(cyrusDav(cyrus));
     flags.addAll(Cli.database(own.database()));
     Map<String, String> env = new HashMap<>(imap.environment());
     env.put("MAILRESTORE_DAV_USER", CyrusServer.ADMIN);
@@ -404,14 +399,8 @@ class DavFromCliIT {
       cyrusPasswords.put(user, password);
     }
     List<String> flags = new ArrayList<>(List.of("--backup", backup.toString()));
-    flags.addAll(
-        List.of(
-            "--target",
-            "dav" + cyrus.davUrl().substring("http".length()),
-            "--dav-cyrus-imap",
-            cyrus.url(),
-            "--dav-home",
-            prefix + "{address}"));
+    flags.addAll(cyrusDav(cyrus));
+    flags.addAll(List.of("--dav-home", prefix + "{address}"));
     flags.addAll(Cli.database(own.database()));
     Map<String, String> env =
         Map.of(
@@ -545,5 +534,14 @@ class DavFromCliIT {
     System.out.println(process.output());
     assertThat(exit).as(process.output()).isZero();
     return process.output();
+  }
+
+  /** The DAV target's flags into Cyrus: its DAV root, and its IMAP for the collections. */
+  private static List<String> cyrusDav(CyrusServer cyrus) {
+    return List.of(
+        "--target",
+        "dav" + cyrus.davUrl().substring("http".length()),
+        "--dav-cyrus-imap",
+        cyrus.url());
   }
 }

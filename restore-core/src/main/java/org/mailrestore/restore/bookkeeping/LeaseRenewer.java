@@ -92,7 +92,7 @@ public final class LeaseRenewer implements AutoCloseable {
     return c;
   }
 
-  /** Gives the connection back to the pool (rolled back, its settings reset by the pool). */
+  /** Gives the connection back to the pool, rolled back and with the server's lock wait again. */
   @Override
   public synchronized void close() {
     if (connection == null) {
@@ -100,6 +100,11 @@ public final class LeaseRenewer implements AutoCloseable {
     }
     try {
       connection.rollback();
+      // The pool resets isolation and auto-commit, not session variables: a cluster's commit on
+      // this connection later must wait for locks as long as any other.
+      try (Statement s = connection.createStatement()) {
+        s.execute("SET SESSION innodb_lock_wait_timeout = DEFAULT");
+      }
     } catch (SQLException e) {
       // Broken: the pool discards it.
     }
