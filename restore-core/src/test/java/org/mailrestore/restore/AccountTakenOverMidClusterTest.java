@@ -2,9 +2,6 @@ package org.mailrestore.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLIntegrityConstraintViolationException;
@@ -65,46 +62,25 @@ class AccountTakenOverMidClusterTest {
   private static DataSource takenOverAtThirdCluster(
       DataSource real, AtomicBoolean armed, AtomicInteger refused) {
     AtomicInteger mappings = new AtomicInteger();
-    return (DataSource)
-        Proxy.newProxyInstance(
-            DataSource.class.getClassLoader(),
-            new Class<?>[] {DataSource.class},
-            (proxy, method, args) -> {
-              Object result = invoke(method, real, args);
-              if (!method.getName().equals("getConnection")) {
-                return result;
-              }
-              Connection connection = (Connection) result;
-              return Proxy.newProxyInstance(
-                  Connection.class.getClassLoader(),
-                  new Class<?>[] {Connection.class},
-                  (p, m, a) -> {
-                    if (m.getName().equals("prepareStatement")
-                        && armed.get()
-                        && ((String) a[0]).startsWith("INSERT INTO restore_id_map")
-                        && mappings.incrementAndGet() == 3) {
-                      try (Connection other = real.getConnection();
-                          Statement s = other.createStatement()) {
-                        s.executeUpdate(
-                            "UPDATE restore_account SET lease_owner = 'another-instance',"
-                                + " lease_until = NOW(3) + INTERVAL "
-                                + LEASE_SECONDS
-                                + " SECOND");
-                      }
-                      refused.incrementAndGet();
-                      throw new SQLIntegrityConstraintViolationException(
-                          "Duplicate entry '5-1499' for key 'PRIMARY'", "23000", 1062);
-                    }
-                    return invoke(m, connection, a);
-                  });
-            });
-  }
-
-  private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
-    try {
-      return method.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
+    return InterceptedDataSource.of(
+        real,
+        (connection, method, args) -> {
+          if (method.getName().equals("prepareStatement")
+              && armed.get()
+              && ((String) args[0]).startsWith("INSERT INTO restore_id_map")
+              && mappings.incrementAndGet() == 3) {
+            try (Connection other = real.getConnection();
+                Statement s = other.createStatement()) {
+              s.executeUpdate(
+                  "UPDATE restore_account SET lease_owner = 'another-instance',"
+                      + " lease_until = NOW(3) + INTERVAL "
+                      + LEASE_SECONDS
+                      + " SECOND");
+            }
+            refused.incrementAndGet();
+            throw new SQLIntegrityConstraintViolationException(
+                "Duplicate entry '5-1499' for key 'PRIMARY'", "23000", 1062);
+          }
+        });
   }
 }

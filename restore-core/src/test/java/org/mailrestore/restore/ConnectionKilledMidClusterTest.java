@@ -2,8 +2,6 @@ package org.mailrestore.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -34,47 +32,23 @@ public class ConnectionKilledMidClusterTest {
   public static DataSource killingOnCommit(
       DataSource real, int n, AtomicInteger killed, AtomicBoolean armed) {
     AtomicInteger commits = new AtomicInteger();
-    return (DataSource)
-        Proxy.newProxyInstance(
-            DataSource.class.getClassLoader(),
-            new Class<?>[] {DataSource.class},
-            (proxy, method, args) -> {
-              Object result = invoke(method, real, args);
-              if (!method.getName().equals("getConnection")) {
-                return result;
-              }
-              Connection connection = (Connection) result;
-              return Proxy.newProxyInstance(
-                  Connection.class.getClassLoader(),
-                  new Class<?>[] {Connection.class},
-                  (p, m, a) -> {
-                    if (m.getName().equals("commit")
-                        && armed.get()
-                        && commits.incrementAndGet() == n) {
-                      long id;
-                      try (Statement s = connection.createStatement();
-                          ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
-                        rs.next();
-                        id = rs.getLong(1);
-                      }
-                      try (Connection other = real.getConnection();
-                          Statement s = other.createStatement()) {
-                        s.execute("KILL CONNECTION " + id);
-                      }
-                      killed.incrementAndGet();
-                    }
-                    return invoke(m, connection, a);
-                  });
-            });
-  }
-
-  private static Object invoke(java.lang.reflect.Method method, Object target, Object[] args)
-      throws Throwable {
-    try {
-      return method.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
+    return InterceptedDataSource.of(
+        real,
+        (connection, method, args) -> {
+          if (method.getName().equals("commit") && armed.get() && commits.incrementAndGet() == n) {
+            long id;
+            try (Statement s = connection.createStatement();
+                ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
+              rs.next();
+              id = rs.getLong(1);
+            }
+            try (Connection other = real.getConnection();
+                Statement s = other.createStatement()) {
+              s.execute("KILL CONNECTION " + id);
+            }
+            killed.incrementAndGet();
+          }
+        });
   }
 
   private static long count(DataSource ds, String table) throws SQLException {

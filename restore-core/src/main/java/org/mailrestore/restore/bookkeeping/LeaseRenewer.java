@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -19,6 +20,14 @@ import org.jspecify.annotations.Nullable;
  * beat, so no row another instance has locked holds it either; the next beat tries again.
  */
 public final class LeaseRenewer implements AutoCloseable {
+
+  /** The coordinations, then the accounts, an instance holds: lease seconds, then the owner. */
+  private static final List<String> RENEWALS =
+      List.of(
+          "UPDATE restore_operation SET coordinator_until = NOW(3) + INTERVAL ? SECOND"
+              + " WHERE coordinator = ?",
+          "UPDATE restore_account SET lease_until = NOW(3) + INTERVAL ? SECOND"
+              + " WHERE lease_owner = ?");
 
   private final @Nullable DataSource dataSource;
   private @Nullable Connection connection;
@@ -34,21 +43,12 @@ public final class LeaseRenewer implements AutoCloseable {
   public synchronized Set<HeldAccount> renew(String owner, int leaseSeconds) throws SQLException {
     Connection c = connection(leaseSeconds);
     try {
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "UPDATE restore_operation SET coordinator_until = NOW(3) + INTERVAL ? SECOND"
-                  + " WHERE coordinator = ?")) {
-        ps.setInt(1, leaseSeconds);
-        ps.setString(2, owner);
-        ps.executeUpdate();
-      }
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "UPDATE restore_account SET lease_until = NOW(3) + INTERVAL ? SECOND"
-                  + " WHERE lease_owner = ?")) {
-        ps.setInt(1, leaseSeconds);
-        ps.setString(2, owner);
-        ps.executeUpdate();
+      for (String renewal : RENEWALS) {
+        try (PreparedStatement ps = c.prepareStatement(renewal)) {
+          ps.setInt(1, leaseSeconds);
+          ps.setString(2, owner);
+          ps.executeUpdate();
+        }
       }
       Set<HeldAccount> held = new HashSet<>();
       try (PreparedStatement ps =
