@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -17,17 +16,10 @@ import org.jspecify.annotations.Nullable;
  * for a connection of the pool, which clusters waiting on locks can all hold: another instance
  * paused inside its commits holds such locks for as long as it is paused, and leases lapsed behind
  * that wait let a third writer in. It reads committed rows only and gives up on a lock after one
- * beat, so no row another instance has locked holds it either; the next beat tries again.
+ * beat, and on the network after one lease, so neither a row another instance has locked nor a
+ * connection cut off holds it for long; the next beat tries again.
  */
 public final class LeaseRenewer implements AutoCloseable {
-
-  /** The coordinations, then the accounts, an instance holds: lease seconds, then the owner. */
-  private static final List<String> RENEWALS =
-      List.of(
-          "UPDATE restore_operation SET coordinator_until = NOW(3) + INTERVAL ? SECOND"
-              + " WHERE coordinator = ?",
-          "UPDATE restore_account SET lease_until = NOW(3) + INTERVAL ? SECOND"
-              + " WHERE lease_owner = ?");
 
   private final @Nullable DataSource dataSource;
   private @Nullable Connection connection;
@@ -43,12 +35,24 @@ public final class LeaseRenewer implements AutoCloseable {
   public synchronized Set<HeldAccount> renew(String owner, int leaseSeconds) throws SQLException {
     Connection c = connection(leaseSeconds);
     try {
-      for (String renewal : RENEWALS) {
-        try (PreparedStatement ps = c.prepareStatement(renewal)) {
-          ps.setInt(1, leaseSeconds);
-          ps.setString(2, owner);
-          ps.executeUpdate();
-        }
+      // The coordination first, committed alone: the operation's row, which every instance
+      // updates, is never held locked while the accounts are renewed.
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "UPDATE restore_operation SET coordinator_until = NOW(3) + INTERVAL ? SECOND"
+                  + " WHERE coordinator = ?")) {
+        ps.setInt(1, leaseSeconds);
+        ps.setString(2, owner);
+        ps.executeUpdate();
+      }
+      c.commit();
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "UPDATE restore_account SET lease_until = NOW(3) + INTERVAL ? SECOND"
+                  + " WHERE lease_owner = ?")) {
+        ps.setInt(1, leaseSeconds);
+        ps.setString(2, owner);
+        ps.executeUpdate();
       }
       Set<HeldAccount> held = new HashSet<>();
       try (PreparedStatement ps =
@@ -80,6 +84,9 @@ public final class LeaseRenewer implements AutoCloseable {
     Connection c = dataSource.getConnection();
     try {
       c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+      // A renewal that outlasts a lease is worth nothing: on a connection cut off without a word
+      // (a network partition), it gives up then, and a later beat takes another connection.
+      c.setNetworkTimeout(Runnable::run, leaseSeconds * 1000);
       try (Statement s = c.createStatement()) {
         s.execute("SET SESSION innodb_lock_wait_timeout = " + Math.max(1, leaseSeconds / 3));
       }
