@@ -37,23 +37,19 @@ public final class LeaseRenewer implements AutoCloseable {
     try {
       // The coordination first, committed alone: the operation's row, which every instance
       // updates, is never held locked while the accounts are renewed.
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "UPDATE restore_operation SET coordinator_until = NOW(3) + INTERVAL ? SECOND"
-                  + " WHERE coordinator = ?")) {
-        ps.setInt(1, leaseSeconds);
-        ps.setString(2, owner);
-        ps.executeUpdate();
-      }
+      extend(
+          c,
+          "UPDATE restore_operation SET coordinator_until = NOW(3) + INTERVAL ? SECOND"
+              + " WHERE coordinator = ?",
+          leaseSeconds,
+          owner);
       c.commit();
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              "UPDATE restore_account SET lease_until = NOW(3) + INTERVAL ? SECOND"
-                  + " WHERE lease_owner = ?")) {
-        ps.setInt(1, leaseSeconds);
-        ps.setString(2, owner);
-        ps.executeUpdate();
-      }
+      extend(
+          c,
+          "UPDATE restore_account SET lease_until = NOW(3) + INTERVAL ? SECOND"
+              + " WHERE lease_owner = ?",
+          leaseSeconds,
+          owner);
       Set<HeldAccount> held = new HashSet<>();
       try (PreparedStatement ps =
           c.prepareStatement(
@@ -71,6 +67,16 @@ public final class LeaseRenewer implements AutoCloseable {
       // A broken or refused session is given back; the next beat takes another.
       close();
       throw e;
+    }
+  }
+
+  /** Runs one renewal: {@code sql} takes the lease's seconds, then the owner. */
+  private static void extend(Connection c, String sql, int leaseSeconds, String owner)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setInt(1, leaseSeconds);
+      ps.setString(2, owner);
+      ps.executeUpdate();
     }
   }
 
