@@ -84,7 +84,8 @@ class LayeringTest {
             "restore-sources",
             "restore-mailstore",
             "restore-imap",
-            "restore-ldap")) {
+            "restore-ldap",
+            "restore-dav")) {
       assertThat(offenders(module, ENGINE, Set.of())).as(module).isEmpty();
     }
   }
@@ -93,7 +94,7 @@ class LayeringTest {
   void theSpiKnowsNoKind() {
     Pattern kinds =
         Pattern.compile(
-            "\\borg\\.mailrestore\\.(backup|maildir|mbox|zimbra|mailstore|imap|ldap)\\.");
+            "\\borg\\.mailrestore\\.(backup|maildir|mbox|zimbra|mailstore|imap|ldap|dav)\\.");
     assertThat(offenders("restore-spi", kinds, Set.of())).isEmpty();
   }
 }

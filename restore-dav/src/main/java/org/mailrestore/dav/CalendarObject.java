@@ -125,6 +125,22 @@ public final class CalendarObject {
     return resource;
   }
 
+  /**
+   * The calendar object resource of an item that has no content: an archive's appointment or task
+   * whose invites Zimbra kept in its metadata only (see {@link InviteCalendar}).
+   *
+   * @param attrs the item's attributes, where the archive reader keeps its Zimbra metadata
+   * @throws Refused when it has no metadata, or metadata that cannot be made a calendar object
+   */
+  public static ICalendar withoutContent(
+      java.util.Map<String, String> attrs, ItemType type, String uid) throws Refused {
+    String metadata = attrs.get(org.mailrestore.zimbra.ZimbraMetadata.ATTR);
+    if (metadata == null || metadata.isEmpty()) {
+      throw new Refused("it has neither iCalendar content nor Zimbra metadata with its invites");
+    }
+    return resource(InviteCalendar.text(metadata, type), type, uid);
+  }
+
   /** The UID of a resource's components. */
   public static String uid(ICalendar resource) {
     List<? extends ICalComponent> items =

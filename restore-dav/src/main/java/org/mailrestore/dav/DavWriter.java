@@ -303,10 +303,14 @@ final class DavWriter implements MailboxWriter {
       return DavResource.contact(contactUid(item), item.state().attrs(), item.state().tags());
     }
     if (!item.hasContent()) {
-      throw new ItemFailed(
-          FailureReason.NOT_CARRIED,
-          "it has no iCalendar content (its invites are only in Zimbra's metadata, which the DAV"
-              + " target does not read yet)");
+      try {
+        return DavResource.calendar(
+            item.type(),
+            CalendarObject.withoutContent(item.state().attrs(), item.type(), contactUid(item)),
+            item.state().tags());
+      } catch (CalendarObject.Refused e) {
+        throw new ItemFailed(FailureReason.INVALID_ITEM, e.getMessage());
+      }
     }
     byte[] bytes;
     try {

@@ -123,8 +123,10 @@ public final class VdirExport implements ExportFormat {
       return DavResource.contact(uid, state.attrs(), state.tags());
     }
     if (state.digest() == null) {
-      throw new CalendarObject.Refused(
-          "it has no iCalendar content (its invites are only in Zimbra's metadata)");
+      return DavResource.calendar(
+          item.type(),
+          CalendarObject.withoutContent(state.attrs(), item.type(), uid),
+          state.tags());
     }
     byte[] content;
     try (InputStream in = source.blobs().openVerified(state.digest(), state.size())) {

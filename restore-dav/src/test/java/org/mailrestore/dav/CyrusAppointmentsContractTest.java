@@ -8,17 +8,21 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.mailrestore.destination.ItemBatch;
 import org.mailrestore.destination.MailTarget;
 import org.mailrestore.destination.MailTargetContract;
 import org.mailrestore.destination.MailboxWriter;
 import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.RecordingJournal;
 import org.mailrestore.destination.TargetContext;
 import org.mailrestore.mail.Grant;
 import org.mailrestore.mail.GranteeType;
 import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Revision;
 import org.mailrestore.testkit.CyrusServer;
 
 /**
@@ -67,6 +71,35 @@ class CyrusAppointmentsContractTest extends MailTargetContract {
 
     assertThat(propfind(cyrus, grantee.id(), owner.id())).isEqualTo(207);
     assertThat(propfind(cyrus, other.id(), owner.id())).isEqualTo(403);
+  }
+
+  /**
+   * An archive's appointment without content, its invites only in its Zimbra metadata (a series in
+   * Berlin's time with an exception, attendees and an alarm): Cyrus takes the calendar object made
+   * from them, and holds it once after the cluster is written again.
+   */
+  @Test
+  void anAppointmentKnownOnlyByItsZimbraMetadataIsTakenByCyrus() throws Exception {
+    ProvisionedAccount owner = provision("kim");
+    try (MailboxWriter writer = target().mailbox(owner, context())) {
+      int work = writeFolders(writer, "kim").get(300);
+      Revision state =
+          Revision.builder(1, 0)
+              .folder(work)
+              .attrs(InviteCalendarTest.attrs(InviteCalendarTest.weeklyMeeting()))
+              .build();
+      ItemBatch.ItemToWrite item =
+          new ItemBatch.ItemToWrite(2000, ItemType.APPOINTMENT, state, work, "item 2000", null);
+      for (int run = 0; run < 2; run++) {
+        RecordingJournal journal = journal("kim", run + 1);
+        writer.writeItems(new ItemBatch(run + 1, List.of(item), false), journal);
+        assertThat(journal.failures()).as("run %d", run + 1).isEmpty();
+        assertThat(journal.mappings()).containsOnlyKeys(2000);
+      }
+    }
+    assertThat(target().readBack().countItems(owner))
+        .as("the calendars Work and Sub, the tag, and the appointment once")
+        .isEqualTo(4);
   }
 
   /** A {@code PROPFIND} of the owner's calendar Work (300) as {@code user}, in their own view. */

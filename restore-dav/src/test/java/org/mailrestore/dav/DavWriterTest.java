@@ -104,6 +104,62 @@ class DavWriterTest {
   }
 
   /**
+   * An archive's appointment without content: its invites are read from its Zimbra metadata and the
+   * server holds the series and its exception. One whose recurrence cannot be read whole, and one
+   * with neither content nor metadata, fail alone with the reason.
+   */
+  @Test
+  void anAppointmentKnownOnlyByItsZimbraMetadataIsWrittenFromItsInvites() throws Exception {
+    String name = "m" + UUID.randomUUID().toString().substring(0, 8) + "@writer.example";
+    ProvisionedAccount account =
+        target.provisioning().create(Account.ofAddress(name), name, name, false);
+    Map<String, Object> unreadableRule =
+        Map.of(
+            "nc",
+            1L,
+            "inv0",
+            Map.of(
+                "u", "unread-rule",
+                "st", "20260701T090000Z",
+                "recurrence", Map.of("t", 4L, "add", Map.of("nr", 1L, "r0", Map.of("t", 7L)))));
+    try (MailboxWriter writer = target.mailbox(account, new WriteContext(null, io))) {
+      List<ItemToWrite> items =
+          List.of(
+              metadataOnly(1000, InviteCalendarTest.attrs(InviteCalendarTest.weeklyMeeting())),
+              metadataOnly(1001, InviteCalendarTest.attrs(unreadableRule)),
+              metadataOnly(1002, Map.of()));
+      RecordingJournal journal = new RecordingJournal(database.dataSource(), name, 1);
+      writer.writeItems(new ItemBatch(1, items, false), journal);
+      assertThat(journal.mappings()).containsOnlyKeys(1000);
+      assertThat(journal.failures())
+          .extracting(RecordingJournal.Failure::oldId, RecordingJournal.Failure::reason)
+          .containsExactlyInAnyOrder(
+              org.assertj.core.groups.Tuple.tuple(1001, FailureReason.INVALID_ITEM),
+              org.assertj.core.groups.Tuple.tuple(1002, FailureReason.INVALID_ITEM));
+      assertThat(journal.failures())
+          .anySatisfy(f -> assertThat(f.detail()).contains("Zimbra's kind 7"))
+          .anySatisfy(f -> assertThat(f.detail()).contains("neither iCalendar content"));
+    }
+    DavClient admin = TestRadicale.admin();
+    List<DavClient.Resource> held =
+        admin.calendarObjects(TestRadicale.principal(admin, name).resolve("calendar/"));
+    assertThat(held).hasSize(1);
+    biweekly.ICalendar read = CalendarObject.read(held.get(0).data()).get(0);
+    assertThat(CalendarObject.uid(read)).isEqualTo(InviteCalendarTest.WEEKLY_UID);
+    assertThat(read.getEvents()).hasSize(2);
+    assertThat(read.getEvents().get(0).getRecurrenceRule().getValue().getCount()).isEqualTo(10);
+    assertThat(held.get(0).data()).contains("BEGIN:VTIMEZONE");
+    assertThat(target.readBack().countItems(account)).isEqualTo(1);
+  }
+
+  /** An appointment without content, as an archive's item whose invites are in its metadata. */
+  private static ItemToWrite metadataOnly(int id, Map<String, String> attrs) {
+    int folder = SystemFolder.CALENDAR.id();
+    Revision state = Revision.builder(1, 0).folder(folder).attrs(attrs).build();
+    return new ItemToWrite(id, ItemType.APPOINTMENT, state, folder, "item " + id, null);
+  }
+
+  /**
    * In a composition the target's records commit before the engine's journal (the part does not
    * commit it): after a crash between the two, the cluster comes again in doubt and finds its
    * collections and resources recorded. They keep their ids, nothing is written twice, and nothing

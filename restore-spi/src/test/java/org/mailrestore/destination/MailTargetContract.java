@@ -145,7 +145,7 @@ public abstract class MailTargetContract {
         : p.create(account, account.name(), UUID.randomUUID().toString(), false);
   }
 
-  private RecordingJournal journal(String account, int seq) {
+  protected final RecordingJournal journal(String account, int seq) {
     return new RecordingJournal(database.dataSource(), account, seq);
   }
 
