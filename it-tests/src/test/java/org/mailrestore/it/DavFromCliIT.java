@@ -35,6 +35,7 @@ import org.mailrestore.testkit.CyrusServer;
 import org.mailrestore.testkit.RadicaleServer;
 import org.mailrestore.testkit.TestDatabase;
 import org.mailrestore.testkit.TestMariaDb;
+import org.mailrestore.zimbra.ArchiveBuilder;
 
 /**
  * The CLI as an administrator types it: one {@code restore run} with {@code --target imap://...}
@@ -272,6 +273,101 @@ class DavFromCliIT {
     assertThat(first).contains("COMPLETED").contains(" 0 failed");
     assertThat(resources(radicale)).as("the archives' contacts and events").isGreaterThan(before);
     assertThat(run(env, "verify", flags)).contains("no differences");
+  }
+
+  /**
+   * A Zimbra archive whose appointment has no content, its invites kept only in its metadata (as
+   * Zimbra keeps some): restored into Radicale from them, the series with its time zone, attendee,
+   * alarm and moved instance as the server stores it; verify finds no difference; a second run adds
+   * nothing (decision 0054).
+   */
+  @Test
+  void anArchivesAppointmentKeptOnlyInItsMetadataReachesRadicale() throws Exception {
+    assumeTrue(RadicaleServer.installed(), "radicale is not installed: .ci/run installs it");
+    RadicaleServer radicale = RadicaleServer.get();
+    String account = "inv" + Long.toHexString(System.nanoTime()) + "@zimbra.example";
+    String zone = "TZID=Europe/Paris:";
+    Map<String, Object> paris =
+        Map.of(
+            "#0",
+            Map.of(
+                "tzid", "Europe/Paris",
+                "so", 3_600_000L,
+                "do", 7_200_000L,
+                "hd", "true",
+                "d2ss", "16010101T030000",
+                "d2sr", "FREQ=YEARLY;WKST=MO;INTERVAL=1;BYMONTH=10;BYDAY=-1SU",
+                "s2ds", "16010101T020000",
+                "s2dr", "FREQ=YEARLY;WKST=MO;INTERVAL=1;BYMONTH=3;BYDAY=-1SU"));
+    Map<String, Object> series = new HashMap<>();
+    series.put("u", "planning-uid");
+    series.put("n", "Planning");
+    series.put("st", zone + "20261202T090000");
+    series.put("et", zone + "20261202T100000");
+    series.put("tzm", paris);
+    series.put("numAt", "1");
+    series.put("at0", Map.of("a", "eve@example.org", "ptst", "AC", "r", "REQ"));
+    series.put("numAl", 1L);
+    series.put("al0", Map.of("ac", "d", "tt", "r", "tr", "-PT10M"));
+    series.put(
+        "recurrence",
+        Map.of(
+            "t",
+            4L,
+            "add",
+            Map.of("nr", 1L, "r0", Map.of("t", 2L, "recur", "FREQ=WEEKLY;COUNT=8;BYDAY=WE"))));
+    Map<String, Object> moved =
+        Map.of(
+            "u",
+            "planning-uid",
+            "n",
+            "Planning (moved)",
+            "st",
+            zone + "20261209T140000",
+            "et",
+            zone + "20261209T150000",
+            "rid",
+            Map.of("dt", zone + "20261209T090000", "r", 1L),
+            "tzm",
+            paris);
+    Map<String, Object> appointment = ArchiveBuilder.item(500, 11, "/Calendar");
+    appointment.put("subject", "Planning");
+    appointment.put(
+        "metadata",
+        ArchiveBuilder.bencode(
+            Map.of("u", "planning-uid", "nc", 2L, "inv0", series, "inv1", moved)));
+    Path archives = dir.resolve("archives");
+    Files.createDirectories(archives);
+    new ArchiveBuilder()
+        .folder(10, "/Calendar", Map.of("vt", 11L, "v", 10L))
+        .meta("Calendar/0000000500-Planning.appt.meta", appointment)
+        .write(archives.resolve(account + ".tgz"));
+
+    List<String> flags = new ArrayList<>(List.of("--zimbra-tgz", archives.toString()));
+    flags.addAll(List.of("--target", "dav://127.0.0.1:" + radicale.port() + "/"));
+    flags.addAll(Cli.database(own.database()));
+    Map<String, String> env = davAdmin();
+    assertThat(run(env, "restore run", flags)).contains("COMPLETED").contains(" 0 failed");
+    List<Path> held;
+    try (Stream<Path> files = Files.walk(radicale.collections().resolve(account))) {
+      held =
+          files
+              .filter(f -> f.toString().endsWith(".ics"))
+              .filter(f -> !f.toString().contains("/.Radicale"))
+              .toList();
+    }
+    assertThat(held).as("the appointment, as Radicale stores it").hasSize(1);
+    assertThat(Files.readString(held.get(0)))
+        .contains("BEGIN:VTIMEZONE")
+        .contains("DTSTART;TZID=Europe/Paris:20261202T090000")
+        .contains("RRULE:FREQ=WEEKLY;COUNT=8;BYDAY=WE")
+        .contains("RECURRENCE-ID;TZID=Europe/Paris:20261209T090000")
+        .contains("SUMMARY:Planning (moved)")
+        .contains("mailto:eve@example.org")
+        .contains("TRIGGER:-PT10M");
+    assertThat(run(env, "verify", flags)).contains("no differences");
+    assertThat(run(env, "restore run", flags)).contains("COMPLETED").contains(" 0 restored");
+    assertThat(onServer(radicale, account)).as("a second run adds nothing").isEqualTo(1);
   }
 
   /**
