@@ -167,6 +167,21 @@ final class CyrusHomes implements DavHomes {
     return grants;
   }
 
+  /**
+   * Cyrus schedules what a user writes as themselves, not what its admin writes through its own
+   * view of the user's calendar (tested: {@code CyrusSchedulingTest}, Cyrus 3.6 with scheduling on,
+   * no invitation mailed and none delivered).
+   */
+  @Override
+  public boolean writesAreScheduled() {
+    return false;
+  }
+
+  @Override
+  public URI schedulingProbe() {
+    return base.resolve("calendars/");
+  }
+
   @Override
   public String describe() {
     return base.toString();

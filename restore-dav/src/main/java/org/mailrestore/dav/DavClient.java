@@ -232,6 +232,24 @@ public final class DavClient {
     throw new IOException("PROPFIND " + uri + " answered " + a.status() + ": " + brief(a.body()));
   }
 
+  /**
+   * The DAV capabilities a URL's {@code OPTIONS} lists in its {@code DAV} headers ({@code 1},
+   * {@code calendar-access}, {@code calendar-auto-schedule}...), in lower case.
+   */
+  public java.util.Set<String> capabilities(URI uri) throws IOException {
+    HttpResponse<String> r =
+        exchange(request(uri).method("OPTIONS", HttpRequest.BodyPublishers.noBody()), uri);
+    java.util.Set<String> found = new java.util.TreeSet<>();
+    for (String header : r.headers().allValues("DAV")) {
+      for (String token : header.split(",")) {
+        if (!token.isBlank()) {
+          found.add(token.strip().toLowerCase(java.util.Locale.ROOT));
+        }
+      }
+    }
+    return found;
+  }
+
   /** Gets a resource; 404 when it is not there. */
   public Answer get(URI resource) throws IOException {
     return send(request(resource).GET(), resource);
@@ -337,6 +355,11 @@ public final class DavClient {
    * request here is safe to repeat: a repeated create answers 412 or 405, and is read as "there".
    */
   private Answer send(HttpRequest.Builder b, URI uri) throws IOException {
+    HttpResponse<String> r = exchange(b, uri);
+    return new Answer(r.statusCode(), r.body(), r.headers().firstValue("ETag").orElse(null));
+  }
+
+  private HttpResponse<String> exchange(HttpRequest.Builder b, URI uri) throws IOException {
     HttpRequest request = b.build();
     for (int attempt = 1; ; attempt++) {
       try {
@@ -346,7 +369,7 @@ public final class DavClient {
           pause(attempt, uri);
           continue;
         }
-        return new Answer(r.statusCode(), r.body(), r.headers().firstValue("ETag").orElse(null));
+        return r;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted while talking to " + uri, e);

@@ -55,6 +55,21 @@ interface DavHomes {
     return Map.of();
   }
 
+  /**
+   * Where the server says, in its {@code OPTIONS}, whether it schedules (RFC 6638 {@code
+   * calendar-auto-schedule}).
+   */
+  URI schedulingProbe();
+
+  /**
+   * Whether what the administrator writes into a user's calendar is scheduled by a server that
+   * schedules, as if the user had written it (RFC 6638 servers schedule for the calendar's owner).
+   * Where it is, meetings are refused unless allowed ({@code --dav-scheduling}).
+   */
+  default boolean writesAreScheduled() {
+    return true;
+  }
+
   /** What the server is, for messages. */
   String describe();
 

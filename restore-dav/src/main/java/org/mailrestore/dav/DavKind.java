@@ -35,6 +35,9 @@ public final class DavKind implements TargetKind {
   static final String TRUST_STORE = "trust-store";
   static final String HOME = "home";
   static final String CYRUS_IMAP = "cyrus-imap";
+  static final String SCHEDULING = "scheduling";
+  static final String SCHEDULING_REFUSE = "refuse";
+  static final String SCHEDULING_ALLOW = "allow";
 
   @Override
   public String name() {
@@ -80,7 +83,14 @@ public final class DavKind implements TargetKind {
             CYRUS_IMAP,
             "A Cyrus server: its IMAP URL (imap://host:143 or imaps://...), where the DAV admin,"
                 + " one of Cyrus's admins, makes users' calendars and address books (the DAV"
-                + " URL is then Cyrus's /dav/ root)"));
+                + " URL is then Cyrus's /dav/ root)"),
+        KindOption.optional(
+                SCHEDULING,
+                "What to do with meetings (events and tasks with attendees) when the server"
+                    + " schedules (it lists calendar-auto-schedule): refuse them, each failing"
+                    + " with the reason, so no attendee is sent an invitation again; or allow"
+                    + " them (the server may mail every attendee)")
+            .withDefault(SCHEDULING_REFUSE));
   }
 
   @Override
@@ -100,6 +110,14 @@ public final class DavKind implements TargetKind {
             "target.options." + CYRUS_IMAP,
             "must be Cyrus's IMAP URL: imap://host:143 or imaps://");
       }
+    }
+    String scheduling = spec.option(SCHEDULING);
+    if (scheduling != null
+        && !scheduling.equals(SCHEDULING_REFUSE)
+        && !scheduling.equals(SCHEDULING_ALLOW)) {
+      problems.add(
+          "target.options." + SCHEDULING,
+          "must be " + SCHEDULING_REFUSE + " or " + SCHEDULING_ALLOW + ", not " + scheduling);
     }
     String home = spec.option(HOME);
     if (!home.contains("{address}") && !home.contains("{local}")) {
@@ -163,7 +181,8 @@ public final class DavKind implements TargetKind {
               spec.option(HOME),
               () -> ImapAdministration.open(cyrus, user, password, trustStore, trustStorePassword));
     }
-    DavServer server = new DavServer(base, client, homes);
+    DavServer server =
+        new DavServer(base, client, homes, SCHEDULING_ALLOW.equals(spec.option(SCHEDULING)));
     DavRecords.migrate(context.bookkeeping());
     return new DavTarget(server, new DavRecords(context.bookkeeping(), server.describe()));
   }

@@ -56,6 +56,25 @@ record DavResource(ItemType type, String uid, String name, String text, byte[] c
     return new DavResource(type, uid, nameOf(uid, ".ics"), text, canonical(type, text));
   }
 
+  /** The attendees of a calendar object's events or to-dos (an alarm's, who it mails, aside). */
+  int attendees() {
+    int count = 0;
+    int alarms = 0;
+    for (String line : text.split("\r\n")) {
+      if (line.equalsIgnoreCase("BEGIN:VALARM")) {
+        alarms++;
+      } else if (line.equalsIgnoreCase("END:VALARM")) {
+        alarms--;
+      } else if (alarms == 0
+          && line.regionMatches(true, 0, "ATTENDEE", 0, 8)
+          && line.length() > 8
+          && (line.charAt(8) == ':' || line.charAt(8) == ';')) {
+        count++;
+      }
+    }
+    return count;
+  }
+
   /**
    * A calendar's text with each component's properties, and its components, in one order: servers
    * keep what they are given but not always in the order given (Radicale moves DTSTAMP).

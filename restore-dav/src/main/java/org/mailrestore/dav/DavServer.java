@@ -14,11 +14,47 @@ final class DavServer {
   private final URI base;
   private final DavClient client;
   private final DavHomes homes;
+  private final boolean meetingsAllowed;
 
-  DavServer(URI base, DavClient client, DavHomes homes) {
+  /** Whether the server schedules, asked once (null: not yet). */
+  private volatile Boolean schedules;
+
+  /**
+   * @param meetingsAllowed whether events with attendees are written even where the server
+   *     schedules ({@code --dav-scheduling allow})
+   */
+  DavServer(URI base, DavClient client, DavHomes homes, boolean meetingsAllowed) {
     this.base = base;
     this.client = client;
     this.homes = homes;
+    this.meetingsAllowed = meetingsAllowed;
+  }
+
+  /**
+   * Why a meeting (a calendar object with attendees) must not be written, or null when it may. A
+   * server that schedules (RFC 6638, as Cyrus does unless {@code caldav_allowscheduling: off})
+   * sends the attendees of what is written invitations, as if the meeting were new: a restore would
+   * mail every attendee of every meeting again.
+   */
+  String meetingRefusal(int attendees) throws IOException {
+    if (meetingsAllowed || !homes.writesAreScheduled()) {
+      return null;
+    }
+    Boolean s = schedules;
+    if (s == null) {
+      s = client.capabilities(homes.schedulingProbe()).contains("calendar-auto-schedule");
+      schedules = s;
+    }
+    if (!s) {
+      return null;
+    }
+    return "the DAV server schedules (OPTIONS "
+        + homes.schedulingProbe()
+        + " lists calendar-auto-schedule): writing this meeting would send its "
+        + attendees
+        + " attendee(s) an invitation again. Turn scheduling off while restoring (Cyrus:"
+        + " caldav_allowscheduling: off in imapd.conf) and run the restore again, or give"
+        + " --dav-scheduling allow to write meetings anyway";
   }
 
   /** Whether a {@code --target} value names a DAV server (rather than an IMAP one). */

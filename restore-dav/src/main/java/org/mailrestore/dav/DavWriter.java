@@ -238,6 +238,11 @@ final class DavWriter implements MailboxWriter {
     if (taken.contains(href)) {
       throw duplicate(resource, collection);
     }
+    int attendees = item.type() == ItemType.CONTACT ? 0 : resource.attendees();
+    String refusal = attendees == 0 ? null : server.meetingRefusal(attendees);
+    if (refusal != null) {
+      throw new ItemFailed(FailureReason.TARGET_REFUSED, refusal);
+    }
     URI uri = server.homes().at(account.name(), collection.kind(), href);
     Answer a = server.client().put(uri, resource.text(), resource.contentType(), true);
     if (a.status() == 412) {

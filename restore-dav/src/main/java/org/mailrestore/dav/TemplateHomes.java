@@ -105,6 +105,11 @@ final class TemplateHomes implements DavHomes {
   }
 
   @Override
+  public URI schedulingProbe() {
+    return base;
+  }
+
+  @Override
   public String describe() {
     return base.toString();
   }

@@ -27,7 +27,12 @@ final class TestCyrusDav {
    * --dav-cyrus-imap imap://127.0.0.1:<port>}, with Cyrus's admin in the environment.
    */
   static MailTarget target(TargetContext context) throws Exception {
-    CyrusServer cyrus = server();
+    return target(context, server(), Map.of());
+  }
+
+  /** The DAV target on a given Cyrus, with these options beside {@code cyrus-imap}. */
+  static MailTarget target(TargetContext context, CyrusServer cyrus, Map<String, String> options)
+      throws Exception {
     Map<String, String> env = new HashMap<>(context.environment());
     env.put(DavKind.USER_ENV, CyrusServer.ADMIN);
     env.put(DavKind.PASSWORD_ENV, CyrusServer.ADMIN_PASSWORD);
@@ -35,7 +40,8 @@ final class TestCyrusDav {
         new TargetContext(
             context.bookkeeping(), context.s3(), context.limits(), context.registry(), env);
     String dav = "dav" + cyrus.davUrl().substring("http".length());
-    return TargetSpec.of(DavKind.NAME, dav, Map.of(DavKind.CYRUS_IMAP, cyrus.url()))
-        .open(withAdmin);
+    Map<String, String> all = new HashMap<>(options);
+    all.put(DavKind.CYRUS_IMAP, cyrus.url());
+    return TargetSpec.of(DavKind.NAME, dav, all).open(withAdmin);
   }
 }

@@ -41,6 +41,7 @@ public final class CyrusServer {
   private static final Path SASLPASSWD = Path.of("/usr/sbin/saslpasswd2");
 
   private static CyrusServer instance;
+  private static CyrusServer scheduling;
 
   private final Path dir;
   private final int port;
@@ -87,10 +88,23 @@ public final class CyrusServer {
 
   public static synchronized CyrusServer get() throws IOException {
     if (instance == null) {
-      instance = start();
+      instance = start(false);
       Runtime.getRuntime().addShutdownHook(new Thread(instance::stop));
     }
     return instance;
+  }
+
+  /**
+   * A second instance, with CalDAV scheduling on ({@code caldav_allowscheduling: on}): what an
+   * administrator's Cyrus does unless told otherwise, and what a restore must not write meetings
+   * into. Started once per test JVM, when a test asks for it.
+   */
+  public static synchronized CyrusServer scheduling() throws IOException {
+    if (scheduling == null) {
+      scheduling = start(true);
+      Runtime.getRuntime().addShutdownHook(new Thread(scheduling::stop));
+    }
+    return scheduling;
   }
 
   public String url() {
@@ -157,7 +171,7 @@ public final class CyrusServer {
     throw new IOException("Cyrus closed the connection during " + line.split(" ")[1]);
   }
 
-  private static CyrusServer start() throws IOException {
+  private static CyrusServer start(boolean schedules) throws IOException {
     Path dir = ScratchSpace.directory("mailrestore-cyrus-");
     for (String sub : List.of("conf", "spool", "sieve", "run")) {
       Files.createDirectories(dir.resolve(sub));
@@ -188,9 +202,38 @@ public final class CyrusServer {
         mailbox_legacy_dirs: yes
         syslog_prefix: mailrestore-cyrus
         httpmodules: caldav carddav
-        caldav_allowscheduling: off
+        caldav_allowscheduling: %3$s
+        sendmail: %1$s/sendmail
         """
-            .formatted(d, ADMIN));
+            .formatted(d, ADMIN, schedules ? "on" : "off"));
+    // What Cyrus mails (iMIP invitations, when it schedules) is kept, not sent: see sent().
+    Files.createDirectories(dir.resolve("sent"));
+    Path sendmail = dir.resolve("sendmail");
+    Files.writeString(
+        sendmail,
+        """
+        #!/bin/sh
+        # Cyrus runs "sendmail -bs" and speaks SMTP on its stdin and stdout; the mail is kept.
+        out="@DIR@/sent/$(date +%s%N).eml"
+        if [ "$1" != "-bs" ]; then cat > "$out"; exit 0; fi
+        printf '220 localhost ESMTP kept, never sent\\r\\n'
+        data=0
+        while IFS= read -r line; do
+          line=$(printf '%s' "$line" | tr -d '\\r')
+          if [ "$data" = 1 ]; then
+            if [ "$line" = "." ]; then data=0; printf '250 kept\\r\\n'
+            else printf '%s\\n' "$line" >> "$out"; fi
+            continue
+          fi
+          case "$line" in
+            [Dd][Aa][Tt][Aa]*) data=1; printf '354 go on\\r\\n' ;;
+            [Qq][Uu][Ii][Tt]*) printf '221 bye\\r\\n'; exit 0 ;;
+            *) printf '250 ok\\r\\n' ;;
+          esac
+        done
+        """
+            .replace("@DIR@", d));
+    sendmail.toFile().setExecutable(true, false);
     Files.writeString(
         dir.resolve("cyrus.conf"),
         """
@@ -239,6 +282,17 @@ public final class CyrusServer {
       LocalDaemons.awaitPort(httpPort, dir.resolve("no-log-cyrus-logs-to-syslog"));
     }
     return new CyrusServer(dir, port, httpPort);
+  }
+
+  /** The messages Cyrus has handed to its {@code sendmail} (kept by the instance, never sent). */
+  public List<String> sent() throws IOException {
+    try (Stream<Path> files = Files.list(dir.resolve("sent"))) {
+      List<String> mails = new java.util.ArrayList<>();
+      for (Path f : files.sorted().toList()) {
+        mails.add(Files.readString(f, StandardCharsets.UTF_8));
+      }
+      return mails;
+    }
   }
 
   /** The process id of the instance's {@code master}, whose children serve the connections. */
