@@ -133,6 +133,20 @@ public final class CardFields {
     if (!card.getNotes().isEmpty()) {
       putIfPresent(fields, "notes", card.getNotes().get(0).getValue());
     }
+    for (ezvcard.property.Photo p : card.getPhotos()) {
+      if (p.getData() != null) {
+        String type = p.getContentType() == null ? null : p.getContentType().getMediaType();
+        fields.put(
+            ContactFields.PICTURE,
+            "data:"
+                + (type == null ? "application/octet-stream" : type)
+                + ";base64,"
+                + java.util.Base64.getEncoder().encodeToString(p.getData()));
+      } else {
+        putIfPresent(fields, ContactFields.PICTURE, p.getUrl());
+      }
+      break; // Zimbra keeps one picture
+    }
     for (RawProperty p : card.getExtendedProperties(ContactFields.OTHER_FIELD)) {
       String field = p.getParameter(ContactFields.FIELD_PARAMETER);
       if (field != null) {

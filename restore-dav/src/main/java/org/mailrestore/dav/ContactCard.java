@@ -6,6 +6,7 @@ import ezvcard.io.text.VCardReader;
 import ezvcard.io.text.VCardWriter;
 import ezvcard.parameter.AddressType;
 import ezvcard.parameter.EmailType;
+import ezvcard.parameter.ImageType;
 import ezvcard.parameter.TelephoneType;
 import ezvcard.property.Address;
 import ezvcard.property.Anniversary;
@@ -18,6 +19,7 @@ import ezvcard.property.Member;
 import ezvcard.property.Nickname;
 import ezvcard.property.Note;
 import ezvcard.property.Organization;
+import ezvcard.property.Photo;
 import ezvcard.property.RawProperty;
 import ezvcard.property.StructuredName;
 import ezvcard.property.Telephone;
@@ -33,6 +35,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.mailrestore.zimbra.ZimbraMetadata;
 
 /**
  * A Zimbra contact as a vCard 4.0 (RFC 6350) and back, by the table in docs/dav-mapping.md: names,
@@ -57,7 +60,8 @@ public final class ContactCard {
     VCard card = new VCard(VCardVersion.V4_0);
     card.setUid(new Uid(uid));
     Map<String, String> rest = new LinkedHashMap<>(fields);
-    rest.keySet().removeIf(k -> k.startsWith("_")); // the source's own keys (raw metadata)
+    // The source's own keys: an archive's raw Zimbra metadata is Zimbra's, not the contact's.
+    rest.keySet().removeIf(k -> k.startsWith("_") || k.equals(ZimbraMetadata.ATTR));
     StructuredName n = new StructuredName();
     n.setFamily(rest.remove("lastName"));
     n.setGiven(rest.remove("firstName"));
@@ -109,6 +113,11 @@ public final class ContactCard {
     String title = rest.remove("jobTitle");
     if (title != null) {
       card.addTitle(new Title(title));
+    }
+    Photo photo = photo(rest.get(ContactFields.PICTURE));
+    if (photo != null) {
+      card.addPhoto(photo);
+      rest.remove(ContactFields.PICTURE); // else (not a data: URI) it travels as it is
     }
     for (String key : List.copyOf(rest.keySet())) {
       String value = rest.get(key);
@@ -253,5 +262,26 @@ public final class ContactCard {
     if (value != null) {
       list.add(value);
     }
+  }
+
+  /** The picture of a {@code data:<type>;base64,<bytes>} value, or null for another value. */
+  private static Photo photo(String value) {
+    if (value == null || !value.startsWith("data:")) {
+      return null;
+    }
+    int comma = value.indexOf(',');
+    String head = comma < 0 ? "" : value.substring("data:".length(), comma);
+    if (!head.endsWith(";base64")) {
+      return null;
+    }
+    String mediaType = head.substring(0, head.length() - ";base64".length());
+    byte[] bytes;
+    try {
+      bytes = java.util.Base64.getDecoder().decode(value.substring(comma + 1));
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    ImageType type = ImageType.find(null, mediaType, null);
+    return new Photo(bytes, type != null ? type : ImageType.get(null, mediaType, null));
   }
 }

@@ -13,6 +13,9 @@ final class ContactFields {
   /** The extended property that carries a field no vCard property holds. */
   static final String OTHER_FIELD = "X-MAILRESTORE-OTHER";
 
+  /** The field of a contact's picture ({@code data:<type>;base64,...}), Zimbra's name for it. */
+  static final String PICTURE = "image";
+
   /** Zimbra's telephone fields and their vCard types. */
   static final Map<String, List<TelephoneType>> PHONES;
 

@@ -261,7 +261,7 @@ public final class DavClient {
         """
         <?xml version="1.0" encoding="utf-8"?>
         <C:addressbook-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav">
-          <D:prop><D:getetag/><C:address-data/></D:prop>
+          <D:prop><D:getetag/><C:address-data content-type="text/vcard" version="4.0"/></D:prop>
         </C:addressbook-query>
         """;
     Answer a =

@@ -55,8 +55,13 @@ class ContactCardTest {
     f.put("notes", "Line one;\nline two, with a comma\\ and a backslash");
     f.put("fileAs", "8:Zo");
     f.put("custom1", "a field of the user's own");
+    f.put("image", "data:image/png;base64," + PNG);
     return f;
   }
+
+  /** A picture of one pixel, as an archive's contact keeps it in its field image. */
+  static final String PNG =
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 
   @Test
   void everyMappedFieldBecomesItsPropertyAndComesBackTheSame() throws Exception {
@@ -72,7 +77,9 @@ class ContactCardTest {
         .contains("TITLE:Archivist")
         .contains("BDAY:19800229")
         .contains("ANNIVERSARY:--0615")
-        .contains("X-MAILRESTORE-OTHER;X-MAILRESTORE-FIELD=custom1:a field of the user's own");
+        .contains("X-MAILRESTORE-OTHER;X-MAILRESTORE-FIELD=custom1:a field of the user's own")
+        .contains("X-MAILRESTORE-OTHER;X-MAILRESTORE-FIELD=custom1");
+    assertThat(text.replace("\r\n ", "")).contains("PHOTO:data:image/png;base64," + PNG);
     List<VCard> read = ContactCard.read(text);
     assertThat(read).hasSize(1);
     assertThat(CardFields.of(read.get(0))).isEqualTo(fields);
@@ -84,6 +91,20 @@ class ContactCardTest {
     VCard card = ContactCard.read(ContactCard.write(ContactCard.toCard("u1", fields))).get(0);
     assertThat(card.getFormattedName().getValue()).isEqualTo("Ann Lee");
     assertThat(CardFields.of(card)).isEqualTo(fields);
+  }
+
+  /** An archive's contact keeps its raw Zimbra metadata for our mailstore; a card does not. */
+  @Test
+  void theArchivesRawMetadataStaysOutOfTheCard() throws Exception {
+    Map<String, String> fields =
+        Map.of(
+            "firstName",
+            "Ann",
+            org.mailrestore.zimbra.ZimbraMetadata.ATTR,
+            "d3:fldd9:firstName3:Annee");
+    String text = ContactCard.write(ContactCard.toCard("u2", fields));
+    assertThat(text).doesNotContain("zimbra.metadata").doesNotContain("d3:fld");
+    assertThat(CardFields.of(ContactCard.read(text).get(0))).isEqualTo(Map.of("firstName", "Ann"));
   }
 
   @Test

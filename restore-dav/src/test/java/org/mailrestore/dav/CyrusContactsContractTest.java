@@ -2,15 +2,20 @@ package org.mailrestore.dav;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.mailrestore.destination.ItemBatch;
 import org.mailrestore.destination.MailTarget;
 import org.mailrestore.destination.MailTargetContract;
 import org.mailrestore.destination.MailboxWriter;
 import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.RecordingJournal;
 import org.mailrestore.destination.TargetContext;
 import org.mailrestore.imap.ImapAdministration;
 import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Revision;
 import org.mailrestore.testkit.CyrusServer;
 
 /**
@@ -35,6 +40,31 @@ class CyrusContactsContractTest extends MailTargetContract {
   @Override
   protected ItemType contentType() {
     return ItemType.CONTACT;
+  }
+
+  /** A contact's picture ({@code PHOTO}, a {@code data:} URI) is kept by Cyrus as written. */
+  @Test
+  void aContactsPictureIsReadBackFromCyrusAsWritten() throws Exception {
+    ProvisionedAccount owner = provision("pia");
+    Map<String, String> fields =
+        Map.of("firstName", "Pia", "image", "data:image/png;base64," + ContactCardTest.PNG);
+    try (MailboxWriter writer = target().mailbox(owner, context())) {
+      int work = writeFolders(writer, "pia").get(300);
+      Revision state = Revision.builder(1, 0).folder(work).attrs(fields).build();
+      RecordingJournal journal = journal("pia", 1);
+      writer.writeItems(
+          new ItemBatch(
+              1,
+              List.of(
+                  new ItemBatch.ItemToWrite(
+                      2000, ItemType.CONTACT, state, work, "item 2000", null)),
+              false),
+          journal);
+      assertThat(journal.failures()).isEmpty();
+      var read =
+          target().readBack().items(owner, journal.mappings().values()).values().iterator().next();
+      assertThat(read.item().revisions().get(0).attrs()).isEqualTo(fields);
+    }
   }
 
   @Test

@@ -40,7 +40,9 @@ class RadicaleContactsTest {
 
   private static List<Map<String, String>> contacts() {
     List<Map<String, String>> contacts = new ArrayList<>();
-    contacts.add(ContactCardTest.everyField());
+    Map<String, String> every = ContactCardTest.everyField();
+    every.remove("image"); // Radicale cuts a picture: aPictureIsCutByRadicale
+    contacts.add(every);
     for (int i = 0; i < 20; i++) {
       Map<String, String> c = new HashMap<>();
       c.put("firstName", "First" + i);
@@ -89,6 +91,24 @@ class RadicaleContactsTest {
     for (int i = 0; i < contacts.size(); i++) {
       assertThat(byUid.get("mailrestore-test-" + i)).isEqualTo(contacts.get(i));
     }
+  }
+
+  /**
+   * Radicale (its parser, vobject, reads vCard 4.0 as 3.0) cuts a {@code PHOTO} written as RFC 6350
+   * writes it, a {@code data:} URI, at its comma: the picture is lost on the server, and what
+   * verify reads back differs, so verify reports it (docs/dav-target.md). Pinned here: should
+   * Radicale keep pictures one day, this fails and the docs change.
+   */
+  @Test
+  void aPictureIsCutByRadicale() throws Exception {
+    URI book = addressBook("paula@example.org");
+    Map<String, String> fields =
+        Map.of("firstName", "Paula", "image", "data:image/png;base64," + ContactCardTest.PNG);
+    assertThat(restore(book, List.of(fields))).isEqualTo(1);
+    var card = ContactCard.read(admin.cards(book).get(0).data()).get(0);
+    assertThat(CardFields.of(card))
+        .containsEntry("firstName", "Paula")
+        .containsEntry("image", "data:image/png;base64");
   }
 
   /**

@@ -3,10 +3,14 @@ package org.mailrestore.zimbra;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.mail.TextRules;
 import org.mailrestore.message.MessageHeaders;
 import org.mailrestore.source.ItemEntry;
 import org.mailrestore.source.PassingItemStream;
@@ -103,8 +107,41 @@ final class ArchiveItems extends PassingItemStream {
       return null; // planned before the content
     }
     String location = location(r.metaEntry());
-    return mapped(
-        mapper.map(r), location, r.content(), MetaFields.sha1(r.meta().blobDigest()), null);
+    Mapped m = mapper.map(r);
+    if (m instanceof Ok ok && ok.picture() != null && r.content() != null) {
+      m = withPicture(ok, r.content());
+    }
+    return mapped(m, location, r.content(), MetaFields.sha1(r.meta().blobDigest()), null);
+  }
+
+  /** A contact with its picture read from its content entry, or counted as left out. */
+  private Ok withPicture(Ok ok, TarReader.Entry entry) {
+    ContactPicture.Outcome outcome =
+        ContactPicture.read(records.content(), entry.size(), ok.picture());
+    if (outcome instanceof ContactPicture.LeftOut l) {
+      leftOut.merge(l.why(), 1, Integer::sum);
+      return ok;
+    }
+    String uri = ((ContactPicture.Found) outcome).dataUri();
+    Revision state = ok.item().revisions().get(0);
+    long together = uri.length();
+    for (Map.Entry<String, String> a : state.attrs().entrySet()) {
+      together += a.getKey().length() + a.getValue().length();
+    }
+    if (together > TextRules.MAX_ATTR_LENGTH) {
+      leftOut.merge(
+          "contact pictures that would take the contact's fields over "
+              + TextRules.MAX_ATTR_LENGTH
+              + " characters",
+          1,
+          Integer::sum);
+      return ok;
+    }
+    Item item = ok.item();
+    Map<String, String> attrs = new java.util.HashMap<>(state.attrs());
+    attrs.put(ContactPicture.FIELD, uri);
+    Item with = new Item(item.id(), item.type(), List.of(state.toBuilder().attrs(attrs).build()));
+    return new Ok(with, ok.useContent(), ok.note(), ok.picture());
   }
 
   private ItemEntry orphan(Orphan o) {

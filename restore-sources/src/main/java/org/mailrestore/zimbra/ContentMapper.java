@@ -33,8 +33,15 @@ final class ContentMapper {
    *
    * @param useContent whether the content entry is the item's (a contact's is not: see note)
    * @param note what of it is left out, or null
+   * @param picture where a contact's picture is in its content entry, or null
    */
-  record Ok(Item item, boolean useContent, String note) implements Mapped {}
+  record Ok(Item item, boolean useContent, String note, ContactPicture.Where picture)
+      implements Mapped {
+
+    Ok(Item item, boolean useContent, String note) {
+      this(item, useContent, note, null);
+    }
+  }
 
   /** A record that cannot be restored, and why. */
   record Failed(int id, ItemType type, String reason, FailureReason failure) implements Mapped {
@@ -106,6 +113,7 @@ final class ContentMapper {
     }
     Map<String, String> attrs = new HashMap<>();
     String note = null;
+    ContactPicture.Where picture = null;
     boolean useContent = content != null;
     if (type == ItemType.CONTACT) {
       Map<String, Object> metadata;
@@ -116,7 +124,15 @@ final class ContentMapper {
       }
       attrs.putAll(MetaFields.strings(metadata.get("fld")));
       if (useContent) {
-        note = "contact attachments (pictures, files)";
+        // The content holds the contact's attachments: its picture is read from it (into the
+        // field image), its files are left out.
+        picture = ContactPicture.where(metadata);
+        if (picture == null || ContactPicture.hasOtherAttachments(metadata)) {
+          note =
+              picture == null
+                  ? "contact attachments (pictures, files)"
+                  : "contact attachments other than pictures (files)";
+        }
         useContent = false;
       }
     }
@@ -181,7 +197,7 @@ final class ContentMapper {
             .subject(MessageHeaders.clean(m.subject(), TextRules.MAX_SUBJECT_LENGTH))
             .attrs(attrs)
             .build();
-    return new Ok(new Item(m.id(), type, List.of(rev)), useContent, note);
+    return new Ok(new Item(m.id(), type, List.of(rev)), useContent, note, picture);
   }
 
   /**
