@@ -442,6 +442,18 @@ final class InviteCalendar {
         }
       }
     }
+    // An invite without its UID has the item's: every component of a resource shares one.
+    String itemUid = str(meta, "u");
+    if (itemUid != null) {
+      invites.replaceAll(inv -> {
+        if (str(inv, "u") != null) {
+          return inv;
+        }
+        Map<String, Object> withUid = new LinkedHashMap<>(inv);
+        withUid.put("u", itemUid);
+        return withUid;
+      });
+    }
     // The series first: a server files exceptions under the component without RECURRENCE-ID.
     invites.sort((a, b) -> Boolean.compare(a.containsKey("rid"), b.containsKey("rid")));
     return invites;

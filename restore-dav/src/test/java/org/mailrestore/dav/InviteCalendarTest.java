@@ -119,7 +119,7 @@ class InviteCalendarTest {
                     "dur", "PT1H"))));
     Map<String, Object> moved = new HashMap<>();
     moved.put("it", 11L);
-    moved.put("u", WEEKLY_UID);
+    // no "u": the item's is the exception's too
     moved.put("st", "TZID=Europe/Berlin:20261110T140000");
     moved.put("et", "TZID=Europe/Berlin:20261110T150000");
     moved.put("n", "Weekly sync (moved)");
