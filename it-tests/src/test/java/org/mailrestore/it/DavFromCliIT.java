@@ -286,6 +286,69 @@ class DavFromCliIT {
     assumeTrue(RadicaleServer.installed(), "radicale is not installed: .ci/run installs it");
     RadicaleServer radicale = RadicaleServer.get();
     String account = "inv" + Long.toHexString(System.nanoTime()) + "@zimbra.example";
+    Path archives = archive(account, false);
+    List<String> flags = new ArrayList<>(List.of("--zimbra-tgz", archives.toString()));
+    flags.addAll(List.of("--target", "dav://127.0.0.1:" + radicale.port() + "/"));
+    flags.addAll(Cli.database(own.database()));
+    Map<String, String> env = davAdmin();
+    assertThat(run(env, "restore run", flags)).contains("COMPLETED").contains(" 0 failed");
+    List<Path> held;
+    try (Stream<Path> files = Files.walk(radicale.collections().resolve(account))) {
+      held =
+          files
+              .filter(f -> f.toString().endsWith(".ics"))
+              .filter(f -> !f.toString().contains("/.Radicale"))
+              .toList();
+    }
+    assertThat(held).as("the appointment, as Radicale stores it").hasSize(1);
+    assertThat(Files.readString(held.get(0)))
+        .contains("BEGIN:VTIMEZONE")
+        .contains("DTSTART;TZID=Europe/Paris:20261202T090000")
+        .contains("RRULE:FREQ=WEEKLY;COUNT=8;BYDAY=WE")
+        .contains("RECURRENCE-ID;TZID=Europe/Paris:20261209T090000")
+        .contains("SUMMARY:Planning (moved)")
+        .contains("mailto:eve@example.org")
+        .contains("TRIGGER:-PT10M");
+    assertThat(run(env, "verify", flags)).contains("no differences");
+    assertThat(run(env, "restore run", flags)).contains("COMPLETED").contains(" 0 restored");
+    assertThat(onServer(radicale, account)).as("a second run adds nothing").isEqualTo(1);
+  }
+
+  /**
+   * The same archive into Cyrus, with a contact whose picture is in its content: restored from the
+   * CLI with none failed and none of the picture left out; verify (which reads each card back and
+   * compares its fields, the picture among them) finds no difference (decisions 0054, 0056).
+   */
+  @Test
+  void anArchivesPictureAndMetadataOnlyAppointmentReachCyrus() throws Exception {
+    assumeTrue(CyrusServer.davInstalled(), "Cyrus's httpd is not installed: .ci/run installs it");
+    CyrusServer cyrus = CyrusServer.get();
+    String account = "pic" + Long.toHexString(System.nanoTime()) + "@zimbra.example";
+    Path archives = archive(account, true);
+    List<String> flags = new ArrayList<>(List.of("--zimbra-tgz", archives.toString()));
+    flags.addAll(cyrusDav(cyrus));
+    flags.addAll(Cli.database(own.database()));
+    Map<String, String> env =
+        Map.of(
+            "MAILRESTORE_DAV_USER",
+            CyrusServer.ADMIN,
+            "MAILRESTORE_DAV_PASSWORD",
+            CyrusServer.ADMIN_PASSWORD);
+    String restored = run(env, "restore run", flags);
+    assertThat(restored)
+        .contains("COMPLETED")
+        .contains("2 restored")
+        .contains(" 0 failed")
+        .doesNotContain("contact pictures");
+    assertThat(run(env, "verify", flags)).contains("no differences");
+  }
+
+  /**
+   * A Zimbra account archive of {@code account} (as Zimbra writes them): an appointment whose
+   * invites are only in its metadata (a weekly series in Paris time with a moved instance, an
+   * attendee and an alarm), and, when asked, a contact with a picture in its content.
+   */
+  private Path archive(String account, boolean withPicture) throws IOException {
     String zone = "TZID=Europe/Paris:";
     Map<String, Object> paris =
         Map.of(
@@ -338,37 +401,46 @@ class DavFromCliIT {
             Map.of("u", "planning-uid", "nc", 2L, "inv0", series, "inv1", moved)));
     Path archives = dir.resolve("archives");
     Files.createDirectories(archives);
-    new ArchiveBuilder()
-        .folder(10, "/Calendar", Map.of("vt", 11L, "v", 10L))
-        .meta("Calendar/0000000500-Planning.appt.meta", appointment)
-        .write(archives.resolve(account + ".tgz"));
-
-    List<String> flags = new ArrayList<>(List.of("--zimbra-tgz", archives.toString()));
-    flags.addAll(List.of("--target", "dav://127.0.0.1:" + radicale.port() + "/"));
-    flags.addAll(Cli.database(own.database()));
-    Map<String, String> env = davAdmin();
-    assertThat(run(env, "restore run", flags)).contains("COMPLETED").contains(" 0 failed");
-    List<Path> held;
-    try (Stream<Path> files = Files.walk(radicale.collections().resolve(account))) {
-      held =
-          files
-              .filter(f -> f.toString().endsWith(".ics"))
-              .filter(f -> !f.toString().contains("/.Radicale"))
-              .toList();
+    ArchiveBuilder b =
+        new ArchiveBuilder()
+            .folder(10, "/Calendar", Map.of("vt", 11L, "v", 10L))
+            .meta("Calendar/0000000500-Planning.appt.meta", appointment);
+    if (withPicture) {
+      byte[] picture = Base64.getDecoder().decode(PNG);
+      Map<String, Object> contact = ArchiveBuilder.item(600, 6, "/Contacts");
+      contact.put(
+          "metadata",
+          ArchiveBuilder.bencode(
+              Map.of(
+                  "fld",
+                  Map.of("firstName", "Pia", "email", "pia@example.org"),
+                  "att",
+                  List.of(
+                      Map.of(
+                          "field", "image",
+                          "part", "2",
+                          "ctype", "image/png",
+                          "name", "pia.png",
+                          "size", (long) picture.length)))));
+      String content =
+          "Content-Type: multipart/mixed; boundary=b1\r\n\r\n--b1\r\n"
+              + "Content-Type: text/plain\r\n\r\nPia\r\n--b1\r\n"
+              + "Content-Type: image/png; name=pia.png\r\n"
+              + "Content-Transfer-Encoding: base64\r\n\r\n"
+              + PNG
+              + "\r\n--b1--\r\n";
+      b.folder(7, "/Contacts", Map.of("vt", 6L, "v", 10L))
+          .meta("Contacts/0000000600-Pia.meta", contact)
+          .entry("Contacts/0000000600-Pia", content.getBytes(StandardCharsets.US_ASCII));
     }
-    assertThat(held).as("the appointment, as Radicale stores it").hasSize(1);
-    assertThat(Files.readString(held.get(0)))
-        .contains("BEGIN:VTIMEZONE")
-        .contains("DTSTART;TZID=Europe/Paris:20261202T090000")
-        .contains("RRULE:FREQ=WEEKLY;COUNT=8;BYDAY=WE")
-        .contains("RECURRENCE-ID;TZID=Europe/Paris:20261209T090000")
-        .contains("SUMMARY:Planning (moved)")
-        .contains("mailto:eve@example.org")
-        .contains("TRIGGER:-PT10M");
-    assertThat(run(env, "verify", flags)).contains("no differences");
-    assertThat(run(env, "restore run", flags)).contains("COMPLETED").contains(" 0 restored");
-    assertThat(onServer(radicale, account)).as("a second run adds nothing").isEqualTo(1);
+    b.write(archives.resolve(account + ".tgz"));
+
+    return archives;
   }
+
+  /** A picture of one pixel. */
+  private static final String PNG =
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 
   /**
    * The mailstore's contacts, appointments and tasks exported as a vdir ({@code export vdir}), and

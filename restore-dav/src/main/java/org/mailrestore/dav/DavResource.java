@@ -97,12 +97,30 @@ record DavResource(ItemType type, String uid, String name, String text, byte[] c
       if (line.startsWith("BEGIN:")) {
         parts.add(component(lines, at));
       } else {
-        parts.add(line);
+        parts.add(withoutDefaults(line));
         at[0]++;
       }
     }
     java.util.Collections.sort(parts);
     return begin + "\n" + String.join("\n", parts) + "\nEND\n";
+  }
+
+  /**
+   * A recurrence rule without the parts that say its defaults ({@code INTERVAL=1}, {@code WKST=MO},
+   * RFC 5545 3.3.10), which servers drop (Cyrus does, in the rules of a time zone): the same rule.
+   */
+  private static String withoutDefaults(String line) {
+    if (!line.startsWith("RRULE:") && !line.startsWith("EXRULE:")) {
+      return line;
+    }
+    int colon = line.indexOf(':');
+    List<String> parts = new java.util.ArrayList<>();
+    for (String part : line.substring(colon + 1).split(";")) {
+      if (!part.equalsIgnoreCase("INTERVAL=1") && !part.equalsIgnoreCase("WKST=MO")) {
+        parts.add(part);
+      }
+    }
+    return line.substring(0, colon + 1) + String.join(";", parts);
   }
 
   /**

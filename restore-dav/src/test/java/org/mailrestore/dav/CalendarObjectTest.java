@@ -44,6 +44,43 @@ class CalendarObjectTest {
     assertThat(master.getExceptionDates()).hasSize(1);
   }
 
+  /** A server that drops a rule's defaults (Cyrus, in a time zone's rules) holds the same rule. */
+  @Test
+  void aRuleWithoutItsDefaultsIsTheSameForVerify() {
+    String written =
+        String.join(
+            "\r\n",
+            "BEGIN:VCALENDAR",
+            "VERSION:2.0",
+            "PRODID:-//x//EN",
+            "BEGIN:VTIMEZONE",
+            "TZID:Europe/Paris",
+            "BEGIN:STANDARD",
+            "DTSTART:16010101T030000",
+            "TZOFFSETFROM:+0200",
+            "TZOFFSETTO:+0100",
+            "RRULE:FREQ=YEARLY;INTERVAL=1;BYDAY=-1SU;BYMONTH=10;WKST=MO",
+            "END:STANDARD",
+            "END:VTIMEZONE",
+            "BEGIN:VEVENT",
+            "UID:r",
+            "DTSTAMP:20260101T000000Z",
+            "DTSTART;TZID=Europe/Paris:20261202T090000",
+            "RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=WE",
+            "END:VEVENT",
+            "END:VCALENDAR",
+            "");
+    String held = written.replace("INTERVAL=1;", "").replace(";WKST=MO", "");
+    assertThat(held).isNotEqualTo(written);
+    assertThat(DavResource.canonical(ItemType.APPOINTMENT, held))
+        .isEqualTo(DavResource.canonical(ItemType.APPOINTMENT, written));
+    assertThat(
+            DavResource.canonical(
+                ItemType.APPOINTMENT, written.replace("INTERVAL=2", "INTERVAL=3")))
+        .as("a rule that differs")
+        .isNotEqualTo(DavResource.canonical(ItemType.APPOINTMENT, written));
+  }
+
   @Test
   void anEventWithoutUidGetsTheItemsAndAnAllDayEventStaysADate() throws Exception {
     String text = CalendarObject.calendarText(resource("all-day-no-uid.ics"));
