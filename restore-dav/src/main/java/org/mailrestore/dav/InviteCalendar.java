@@ -1,5 +1,18 @@
 package org.mailrestore.dav;
 
+import static org.mailrestore.dav.IcalLines.param;
+import static org.mailrestore.dav.IcalLines.plainProperty;
+import static org.mailrestore.dav.IcalLines.quoted;
+import static org.mailrestore.dav.IcalLines.textProperty;
+import static org.mailrestore.dav.IcalLines.unquote;
+import static org.mailrestore.dav.ZimbraValues.asMap;
+import static org.mailrestore.dav.ZimbraValues.map;
+import static org.mailrestore.dav.ZimbraValues.number;
+import static org.mailrestore.dav.ZimbraValues.numbered;
+import static org.mailrestore.dav.ZimbraValues.str;
+import static org.mailrestore.dav.ZimbraValues.strings;
+import static org.mailrestore.dav.ZimbraValues.truth;
+
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -7,11 +20,9 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.mailrestore.dav.CalendarObject.Refused;
@@ -35,47 +46,12 @@ final class InviteCalendar {
   private static final long ALL_DAY = 0x04;
 
   /** Zimbra's dates: {@code TZID=<id>:<date-time>}, {@code VALUE=DATE:<date>}, or bare. */
-  private static final Pattern DATE = Pattern.compile("\\d{8}(T\\d{6}Z?)?");
+  static final Pattern DATE = Pattern.compile("\\d{8}(T\\d{6}Z?)?");
 
   private static final DateTimeFormatter LOCAL =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss", Locale.ROOT);
   private static final DateTimeFormatter UTC =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
-
-  private static final Map<String, String> STATUS =
-      Map.of(
-          "TENT", "TENTATIVE",
-          "CONF", "CONFIRMED",
-          "CANC", "CANCELLED",
-          "NEED", "NEEDS-ACTION",
-          "COMP", "COMPLETED",
-          "INPR", "IN-PROCESS",
-          "WAITING", "IN-PROCESS",
-          "DEFERRED", "NEEDS-ACTION");
-  private static final Map<String, String> PARTSTAT =
-      Map.of(
-          "AC", "ACCEPTED",
-          "DE", "DECLINED",
-          "TE", "TENTATIVE",
-          "NE", "NEEDS-ACTION",
-          "DG", "DELEGATED",
-          "CO", "COMPLETED",
-          "IN", "IN-PROCESS",
-          "WA", "X-ZIMBRA-PARTSTAT-WAITING",
-          "DF", "X-ZIMBRA-PARTSTAT-DEFERRED");
-  private static final Map<String, String> ROLE =
-      Map.of(
-          "CHA", "CHAIR",
-          "REQ", "REQ-PARTICIPANT",
-          "OPT", "OPT-PARTICIPANT",
-          "NON", "NON-PARTICIPANT");
-  private static final Map<String, String> CUTYPE =
-      Map.of(
-          "IND", "INDIVIDUAL", "GRO", "GROUP", "RES", "RESOURCE", "ROO", "ROOM", "UNK", "UNKNOWN");
-  private static final Map<String, String> CLASS =
-      Map.of("PUB", "PUBLIC", "PRI", "PRIVATE", "CON", "CONFIDENTIAL");
-  private static final Map<String, String> ACTION =
-      Map.of("d", "DISPLAY", "a", "AUDIO", "e", "EMAIL");
 
   /** Zimbra's kinds of recurrence rule ({@code Recurrence.FN_RULE_TYPE}). */
   private static final long SIMPLE_RULE = 2;
@@ -84,10 +60,9 @@ final class InviteCalendar {
   private static final long RECURRENCE_RULE = 4;
   private static final long SINGLE_INSTANCE = 5;
 
-  private final Map<String, Map<String, Object>> zones;
-  private final Set<String> zonesUsed = new LinkedHashSet<>();
+  private final InviteZones zones;
 
-  private InviteCalendar(Map<String, Map<String, Object>> zones) {
+  private InviteCalendar(InviteZones zones) {
     this.zones = zones;
   }
 
@@ -108,12 +83,7 @@ final class InviteCalendar {
     if (invites.isEmpty()) {
       throw new Refused("it has no iCalendar content and its Zimbra metadata holds no invite");
     }
-    Map<String, Map<String, Object>> zones = new LinkedHashMap<>();
-    addZones(zones, map(meta, "tzm"));
-    for (Map<String, Object> inv : invites) {
-      addZones(zones, map(inv, "tzm"));
-    }
-    return new InviteCalendar(zones).write(invites, type);
+    return new InviteCalendar(InviteZones.of(meta, invites)).write(invites, type);
   }
 
   private String write(List<Map<String, Object>> invites, ItemType type) throws Refused {
@@ -128,9 +98,7 @@ final class InviteCalendar {
     lines.add("BEGIN:VCALENDAR");
     lines.add("VERSION:2.0");
     lines.add("PRODID:-//mailrestore//Zimbra invites//EN");
-    for (String tzid : zonesUsed) {
-      timezone(tzid, zones.get(tzid), lines);
-    }
+    zones.writeUsed(lines);
     lines.addAll(body);
     lines.add("END:VCALENDAR");
     return String.join("\r\n", lines) + "\r\n";
@@ -161,14 +129,17 @@ final class InviteCalendar {
     }
     String status = "CANCEL".equalsIgnoreCase(str(inv, "mthd")) ? "CANC" : str(inv, "status");
     plainProperty(
-        out, "STATUS", status == null ? null : STATUS.get(status.toUpperCase(Locale.ROOT)));
+        out,
+        "STATUS",
+        status == null ? null : ZimbraCodes.STATUS.get(status.toUpperCase(Locale.ROOT)));
     if (type != ItemType.TASK) {
       String transp = str(inv, "tr");
       plainProperty(
           out, "TRANSP", "T".equals(transp) ? "TRANSPARENT" : "O".equals(transp) ? "OPAQUE" : null);
     }
     String cls = str(inv, "cl");
-    plainProperty(out, "CLASS", cls == null ? null : CLASS.get(cls.toUpperCase(Locale.ROOT)));
+    plainProperty(
+        out, "CLASS", cls == null ? null : ZimbraCodes.CLASS.get(cls.toUpperCase(Locale.ROOT)));
     plainProperty(out, "PRIORITY", digits(str(inv, "prio")));
     if (type == ItemType.TASK) {
       plainProperty(out, "PERCENT-COMPLETE", digits(str(inv, "pctcompl")));
@@ -203,8 +174,7 @@ final class InviteCalendar {
     List<String> categories = strings(inv, "numCat", "cat");
     if (!categories.isEmpty()) {
       out.add(
-          "CATEGORIES:"
-              + String.join(",", categories.stream().map(InviteCalendar::escape).toList()));
+          "CATEGORIES:" + String.join(",", categories.stream().map(IcalLines::escape).toList()));
     }
     for (String comment : strings(inv, "numCmt", "cmt")) {
       textProperty(out, "COMMENT", comment);
@@ -253,7 +223,7 @@ final class InviteCalendar {
   }
 
   private static void alarm(Map<String, Object> alarm, String summary, List<String> out) {
-    String action = ACTION.get(str(alarm, "ac"));
+    String action = ZimbraCodes.ACTION.get(str(alarm, "ac"));
     if (action == null) {
       return; // Zimbra keeps no other (PROCEDURE is refused by Zimbra itself)
     }
@@ -306,9 +276,9 @@ final class InviteCalendar {
     param(sb, "DIR", str(u, "dir"));
     param(sb, "LANGUAGE", str(u, "lang"));
     if (attendee) {
-      param(sb, "CUTYPE", code(CUTYPE, str(u, "cut")));
-      param(sb, "ROLE", code(ROLE, str(u, "r")));
-      param(sb, "PARTSTAT", code(PARTSTAT, str(u, "ptst")));
+      param(sb, "CUTYPE", code(ZimbraCodes.CUTYPE, str(u, "cut")));
+      param(sb, "ROLE", code(ZimbraCodes.ROLE, str(u, "r")));
+      param(sb, "PARTSTAT", code(ZimbraCodes.PARTSTAT, str(u, "ptst")));
       String rsvp = str(u, "v");
       if (rsvp != null) {
         param(sb, "RSVP", truth(rsvp) ? "TRUE" : "FALSE");
@@ -348,8 +318,7 @@ final class InviteCalendar {
       out.add(name + ":" + when);
     } else if ("UTC".equals(tzid) || "Z".equals(tzid)) {
       out.add(name + ":" + when + "Z");
-    } else if (zones.containsKey(tzid)) {
-      zonesUsed.add(tzid);
+    } else if (zones.use(tzid)) {
       out.add(name + ";TZID=" + quoted(tzid) + ":" + when);
     } else {
       out.add(name + ":" + inUtc(tzid, when, value));
@@ -367,68 +336,6 @@ final class InviteCalendar {
               + "\", which neither its metadata describes nor Java knows ("
               + value
               + ")");
-    }
-  }
-
-  /**
-   * A time zone of the metadata ({@code ICalTimeZone}: offsets in milliseconds, and each change's
-   * first date and yearly rule) as a {@code VTIMEZONE}.
-   */
-  private static void timezone(String tzid, Map<String, Object> tz, List<String> out) {
-    long standard = number(tz, "so", 0);
-    long daylight = number(tz, "do", standard);
-    boolean hasDaylight = truth(str(tz, "hd")) && daylight != standard;
-    out.add("BEGIN:VTIMEZONE");
-    out.add("TZID:" + escape(tzid));
-    out.add("BEGIN:STANDARD");
-    out.add("DTSTART:" + orDefault(str(tz, "d2ss")));
-    out.add("TZOFFSETFROM:" + offset(hasDaylight ? daylight : standard));
-    out.add("TZOFFSETTO:" + offset(standard));
-    if (hasDaylight && str(tz, "d2sr") != null) {
-      out.add("RRULE:" + str(tz, "d2sr"));
-    }
-    out.add("END:STANDARD");
-    if (hasDaylight) {
-      out.add("BEGIN:DAYLIGHT");
-      out.add("DTSTART:" + orDefault(str(tz, "s2ds")));
-      out.add("TZOFFSETFROM:" + offset(standard));
-      out.add("TZOFFSETTO:" + offset(daylight));
-      if (str(tz, "s2dr") != null) {
-        out.add("RRULE:" + str(tz, "s2dr"));
-      }
-      out.add("END:DAYLIGHT");
-    }
-    out.add("END:VTIMEZONE");
-  }
-
-  private static String orDefault(String dtstart) {
-    return dtstart != null && DATE.matcher(dtstart).matches() ? dtstart : "16010101T000000";
-  }
-
-  private static String offset(long millis) {
-    long minutes = Math.abs(millis) / 60_000;
-    return String.format(
-        Locale.ROOT, "%s%02d%02d", millis < 0 ? "-" : "+", minutes / 60, minutes % 60);
-  }
-
-  /** The metadata's time zones by id, and by each alias Zimbra keeps for one. */
-  private static void addZones(Map<String, Map<String, Object>> into, Map<String, Object> tzm) {
-    if (tzm == null) {
-      return;
-    }
-    for (Map.Entry<String, Object> e : tzm.entrySet()) {
-      if (e.getKey().startsWith("#") && e.getValue() instanceof Map<?, ?>) {
-        Map<String, Object> tz = asMap(e.getValue());
-        String id = str(tz, "tzid");
-        if (id != null) {
-          into.putIfAbsent(id, tz);
-        }
-      }
-    }
-    for (Map.Entry<String, Object> e : tzm.entrySet()) {
-      if (!e.getKey().startsWith("#") && tzm.get("#" + e.getValue()) instanceof Map<?, ?> m) {
-        into.putIfAbsent(e.getKey(), asMap(m));
-      }
     }
   }
 
@@ -459,73 +366,6 @@ final class InviteCalendar {
     return invites;
   }
 
-  /** Values Zimbra numbers under a count: {@code at0}, {@code at1}... up to {@code numAt}. */
-  private static List<Map<String, Object>> numbered(
-      Map<String, Object> m, String count, String key) {
-    List<Map<String, Object>> out = new ArrayList<>();
-    if (m == null) {
-      return out;
-    }
-    long n = Math.min(number(m, count, 0), 10_000);
-    for (int i = 0; i < n; i++) {
-      Map<String, Object> v = map(m, key + i);
-      if (v != null) {
-        out.add(v);
-      }
-    }
-    return out;
-  }
-
-  private static List<String> strings(Map<String, Object> m, String count, String key) {
-    List<String> out = new ArrayList<>();
-    long n = Math.min(number(m, count, 0), 10_000);
-    for (int i = 0; i < n; i++) {
-      String v = str(m, key + i);
-      if (v != null) {
-        out.add(v);
-      }
-    }
-    return out;
-  }
-
-  private static Map<String, Object> map(Map<String, Object> m, String key) {
-    return m != null && m.get(key) instanceof Map<?, ?> v ? asMap(v) : null;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> asMap(Map<?, ?> m) {
-    return (Map<String, Object>) m;
-  }
-
-  private static Map<String, Object> asMap(Object m) {
-    return asMap((Map<?, ?>) m);
-  }
-
-  private static String str(Map<String, Object> m, String key) {
-    Object v = m.get(key);
-    if (v == null || v instanceof Map || v instanceof List) {
-      return null;
-    }
-    String s = v.toString();
-    return s.isEmpty() ? null : s;
-  }
-
-  private static long number(Map<String, Object> m, String key, long otherwise) {
-    String s = str(m, key);
-    if (s == null) {
-      return otherwise;
-    }
-    try {
-      return Long.parseLong(s.strip());
-    } catch (NumberFormatException e) {
-      return otherwise;
-    }
-  }
-
-  private static boolean truth(String s) {
-    return s != null && ("1".equals(s) || "true".equalsIgnoreCase(s));
-  }
-
   private static String digits(String s) {
     return s != null && s.strip().matches("\\d{1,3}") ? s.strip() : null;
   }
@@ -539,46 +379,5 @@ final class InviteCalendar {
       return null;
     }
     return address.contains(":") ? address : "mailto:" + address;
-  }
-
-  private static void textProperty(List<String> out, String name, String value) {
-    if (value != null && !value.isEmpty()) {
-      out.add(name + ":" + escape(value));
-    }
-  }
-
-  private static void plainProperty(List<String> out, String name, String value) {
-    if (value != null && !value.isBlank() && value.indexOf('\n') < 0 && value.indexOf('\r') < 0) {
-      out.add(name + ":" + value);
-    }
-  }
-
-  private static void param(StringBuilder sb, String name, String value) {
-    if (value != null && !value.isEmpty()) {
-      sb.append(';').append(name).append('=').append(quoted(value));
-    }
-  }
-
-  /** A TEXT value (RFC 5545 3.3.11). */
-  private static String escape(String s) {
-    return s.replace("\\", "\\\\")
-        .replace(";", "\\;")
-        .replace(",", "\\,")
-        .replace("\r\n", "\\n")
-        .replace("\n", "\\n")
-        .replace("\r", "\\n");
-  }
-
-  /** A parameter value, quoted when it holds what ends one (RFC 5545 3.2); quotes cannot be. */
-  private static String quoted(String s) {
-    String v = s.replace("\"", "'").replace("\r", " ").replace("\n", " ");
-    return v.matches(".*[:;,].*") ? "\"" + v + "\"" : v;
-  }
-
-  private static String unquote(String s) {
-    String v = s.strip();
-    return v.length() >= 2 && v.startsWith("\"") && v.endsWith("\"")
-        ? v.substring(1, v.length() - 1)
-        : v;
   }
 }
