@@ -406,32 +406,12 @@ class DavFromCliIT {
             .folder(10, "/Calendar", Map.of("vt", 11L, "v", 10L))
             .meta("Calendar/0000000500-Planning.appt.meta", appointment);
     if (withPicture) {
-      byte[] picture = Base64.getDecoder().decode(PNG);
-      Map<String, Object> contact = ArchiveBuilder.item(600, 6, "/Contacts");
-      contact.put(
-          "metadata",
-          ArchiveBuilder.bencode(
-              Map.of(
-                  "fld",
-                  Map.of("firstName", "Pia", "email", "pia@example.org"),
-                  "att",
-                  List.of(
-                      Map.of(
-                          "field", "image",
-                          "part", "2",
-                          "ctype", "image/png",
-                          "name", "pia.png",
-                          "size", (long) picture.length)))));
-      String content =
-          "Content-Type: multipart/mixed; boundary=b1\r\n\r\n--b1\r\n"
-              + "Content-Type: text/plain\r\n\r\nPia\r\n--b1\r\n"
-              + "Content-Type: image/png; name=pia.png\r\n"
-              + "Content-Transfer-Encoding: base64\r\n\r\n"
-              + PNG
-              + "\r\n--b1--\r\n";
       b.folder(7, "/Contacts", Map.of("vt", 6L, "v", 10L))
-          .meta("Contacts/0000000600-Pia.meta", contact)
-          .entry("Contacts/0000000600-Pia", content.getBytes(StandardCharsets.US_ASCII));
+          .contactWithPicture(
+              600,
+              "Contacts/0000000600-Pia",
+              Map.of("firstName", "Pia", "email", "pia@example.org"),
+              Base64.getDecoder().decode(PNG));
     }
     b.write(archives.resolve(account + ".tgz"));
 

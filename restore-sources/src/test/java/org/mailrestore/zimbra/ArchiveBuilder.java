@@ -37,6 +37,39 @@ public final class ArchiveBuilder {
     return entry(name, content, 0, TarWriter.MODE_READ);
   }
 
+  /**
+   * A contact in /Contacts with these fields and a picture, as Zimbra writes one: the metadata's
+   * {@code att} names the picture's field ({@code image}), part and type, and the content entry is
+   * a MIME message whose second part is the picture, in base64.
+   */
+  public ArchiveBuilder contactWithPicture(
+      int id, String entryName, Map<String, String> fields, byte[] picture) {
+    Map<String, Object> json = item(id, 6, "/Contacts");
+    json.put(
+        "metadata",
+        bencode(
+            Map.of(
+                "fld",
+                fields,
+                "att",
+                List.of(
+                    Map.of(
+                        "field", "image",
+                        "part", "2",
+                        "ctype", "image/png",
+                        "name", "photo.png",
+                        "size", (long) picture.length)))));
+    String content =
+        "Content-Type: multipart/mixed; boundary=zz\r\n\r\n--zz\r\n"
+            + "Content-Type: text/plain\r\n\r\ncontact\r\n--zz\r\n"
+            + "Content-Type: image/png; name=photo.png\r\n"
+            + "Content-Transfer-Encoding: base64\r\n\r\n"
+            + java.util.Base64.getMimeEncoder().encodeToString(picture)
+            + "\r\n--zz--\r\n";
+    meta(entryName + ".meta", json);
+    return entry(entryName, content.getBytes(StandardCharsets.US_ASCII), 6, TarWriter.MODE_READ);
+  }
+
   /** A {@code .meta} entry with this JSON. */
   public ArchiveBuilder meta(String name, Map<String, Object> json) {
     int type = json.get("type") instanceof Number n ? n.intValue() : 0;

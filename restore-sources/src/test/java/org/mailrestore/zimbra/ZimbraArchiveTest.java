@@ -122,15 +122,16 @@ class ZimbraArchiveTest {
             Map.of("fld", Map.of("firstName", "Ann", "lastName", "Lee", "email", "ann@x.org"))));
     b.meta("Contacts/Lee, Ann.meta", contact);
     // contacts with a picture: one carried, one too large; their content is a MIME message
-    b.meta("Contacts/Lee, Bo.meta", pictured(311, "picture".getBytes(StandardCharsets.US_ASCII)));
-    b.entry(
+    b.contactWithPicture(
+        311,
         "Contacts/Lee, Bo",
-        contactContent("picture".getBytes(StandardCharsets.US_ASCII)),
-        6,
-        TarWriter.MODE_READ);
-    byte[] huge = new byte[ContactPicture.MAX_BYTES + 1];
-    b.meta("Contacts/Lee, Cy.meta", pictured(312, huge));
-    b.entry("Contacts/Lee, Cy", contactContent(huge), 6, TarWriter.MODE_READ);
+        Map.of("firstName", "Pic311"),
+        "picture".getBytes(StandardCharsets.US_ASCII));
+    b.contactWithPicture(
+        312,
+        "Contacts/Lee, Cy",
+        Map.of("firstName", "Pic312"),
+        new byte[ContactPicture.MAX_BYTES + 1]);
     // appointments: one with its MIME content, one with its invites only in the metadata
     byte[] appt =
         ("Content-Type: text/calendar\r\n\r\nBEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")
@@ -159,38 +160,6 @@ class ZimbraArchiveTest {
     b.meta("0000000340-note.note.meta", meta(340, 9, "/Inbox"));
     b.meta("0000000341-conv.meta", meta(341, 4, "/Inbox"));
     return b;
-  }
-
-  /** A contact whose picture is part 2 of its content, as Zimbra's metadata names it. */
-  private static Map<String, Object> pictured(int id, byte[] picture) {
-    Map<String, Object> contact = meta(id, 6, "/Contacts");
-    contact.put(
-        "metadata",
-        ArchiveBuilder.bencode(
-            Map.of(
-                "fld",
-                Map.of("firstName", "Pic" + id),
-                "att",
-                List.of(
-                    Map.of(
-                        "field", "image",
-                        "part", "2",
-                        "ctype", "image/png",
-                        "name", "photo.png",
-                        "size", (long) picture.length)))));
-    return contact;
-  }
-
-  /** A contact's content: a MIME message whose second part is its picture, in base64. */
-  private static byte[] contactContent(byte[] picture) {
-    String b64 = java.util.Base64.getMimeEncoder().encodeToString(picture);
-    return ("Content-Type: multipart/mixed; boundary=zz\r\n\r\n--zz\r\n"
-            + "Content-Type: text/plain\r\n\r\ncontact\r\n--zz\r\n"
-            + "Content-Type: image/png; name=photo.png\r\n"
-            + "Content-Transfer-Encoding: base64\r\n\r\n"
-            + b64
-            + "\r\n--zz--\r\n")
-        .getBytes(StandardCharsets.US_ASCII);
   }
 
   MailSource open(Path location) throws IOException {
