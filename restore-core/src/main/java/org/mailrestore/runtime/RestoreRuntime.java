@@ -184,7 +184,8 @@ public final class RestoreRuntime implements AutoCloseable {
       SourceSpec source, List<TargetSpec> targets, Verifier.Options options, ReadCounter progress)
       throws SQLException, IOException {
     try (MailSource from = new CountedSource(openSource(source), progress)) {
-      return new Verifier(books.idMap(), targets(targets).readBack()).verify(from, options);
+      return new Verifier(books.idMap(), targets(targets).readBack(), concurrency.accounts())
+          .verify(from, options);
     }
   }
 

@@ -81,17 +81,24 @@ public final class Verifier {
 
   private final IdMap idMap;
   private final RestoredStore store;
+  private final int accountsAtOnce;
 
   /**
    * @param idMap the restore's map from source ids to target ids
    * @param store what the target holds
+   * @param accountsAtOnce accounts compared at once (the restore's bound, {@link
+   *     org.mailrestore.restore.Concurrency#accounts()}); the report is the same for any number
    */
-  public Verifier(IdMap idMap, RestoredStore store) {
+  public Verifier(IdMap idMap, RestoredStore store, int accountsAtOnce) {
+    if (accountsAtOnce < 1) {
+      throw new IllegalArgumentException("accounts at once must be at least 1");
+    }
     this.idMap = idMap;
     this.store = store;
+    this.accountsAtOnce = accountsAtOnce;
   }
 
   public VerifyReport verify(MailSource source, Options options) throws SQLException, IOException {
-    return new VerifyRun(source, options, idMap, store).run();
+    return new VerifyRun(source, options, idMap, store, accountsAtOnce).run();
   }
 }

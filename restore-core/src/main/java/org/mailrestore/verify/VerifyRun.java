@@ -1,6 +1,7 @@
 package org.mailrestore.verify;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -14,6 +15,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.destination.RestoredStore;
 import org.mailrestore.destination.RestoredStore.Fidelity;
@@ -35,6 +41,7 @@ final class VerifyRun {
   final IdMap idMap;
   final RestoredStore store;
   final Set<Fidelity> fidelity;
+  private final int accountsAtOnce;
   private final List<String> differences = new ArrayList<>();
   private long differenceCount;
   private long excused;
@@ -44,31 +51,62 @@ final class VerifyRun {
   /**
    * Contents already read, so that each is read once: the most recent {@link #BLOBS_REMEMBERED}
    * only, so that a verify of a whole server does not hold every digest it met (a content met again
-   * after that many others is read again).
+   * after that many others is read again). Shared by the accounts checked at once.
    */
-  final Set<BlobDigest> blobsSeen =
-      Collections.newSetFromMap(
-          new LinkedHashMap<>() {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<BlobDigest, Boolean> eldest) {
-              return size() > BLOBS_REMEMBERED;
-            }
-          });
+  final Set<BlobDigest> blobsSeen;
 
   static final int BLOBS_REMEMBERED = 100_000;
 
   /** Each selected source account's account in the target, by source account id. */
-  final Map<String, RestoredAccount> targets = new HashMap<>();
+  final Map<String, RestoredAccount> targets;
 
   /** Each selected source account's id map, by source account id. */
-  final Map<String, IdSpace> spaces = new HashMap<>();
+  final Map<String, IdSpace> spaces;
 
-  VerifyRun(MailSource source, Verifier.Options options, IdMap idMap, RestoredStore store) {
+  /**
+   * @param accountsAtOnce accounts checked at once: a target read over the network spends most of a
+   *     verify waiting for the server, which can answer several accounts at a time
+   */
+  VerifyRun(
+      MailSource source,
+      Verifier.Options options,
+      IdMap idMap,
+      RestoredStore store,
+      int accountsAtOnce) {
     this.source = source;
     this.options = options;
     this.idMap = idMap;
     this.store = store;
     this.fidelity = store.fidelity();
+    this.accountsAtOnce = accountsAtOnce;
+    this.blobsSeen =
+        Collections.synchronizedSet(
+            Collections.newSetFromMap(
+                new LinkedHashMap<>() {
+                  @Override
+                  protected boolean removeEldestEntry(Map.Entry<BlobDigest, Boolean> eldest) {
+                    return size() > BLOBS_REMEMBERED;
+                  }
+                }));
+    this.targets = new HashMap<>();
+    this.spaces = new HashMap<>();
+  }
+
+  /**
+   * One account's run: its own findings and counters, the rest shared with {@code whole}. Its
+   * findings are added to the whole run's in the order of the accounts, so the report lists the
+   * same differences whether accounts were checked one at a time or several at once.
+   */
+  private VerifyRun(VerifyRun whole) {
+    this.source = whole.source;
+    this.options = whole.options;
+    this.idMap = whole.idMap;
+    this.store = whole.store;
+    this.fidelity = whole.fidelity;
+    this.accountsAtOnce = 1;
+    this.blobsSeen = whole.blobsSeen;
+    this.targets = whole.targets;
+    this.spaces = whole.spaces;
   }
 
   VerifyReport run() throws SQLException, IOException {
@@ -89,12 +127,69 @@ final class VerifyRun {
         }
       }
     }
-    for (Account account : accounts) {
-      verifyAccount(account);
-      source.doneWith(account.id());
+    if (accountsAtOnce <= 1 || accounts.size() <= 1) {
+      for (Account account : accounts) {
+        add(checkAccount(account));
+      }
+    } else {
+      checkAccountsAtOnce(accounts);
     }
     return new VerifyReport(
         accounts.size(), items, blobsChecked, differenceCount, excused, List.copyOf(differences));
+  }
+
+  private VerifyRun checkAccount(Account account) throws SQLException, IOException {
+    VerifyRun run = new VerifyRun(this);
+    run.verifyAccount(account);
+    source.doneWith(account.id());
+    return run;
+  }
+
+  private void checkAccountsAtOnce(List<Account> accounts) throws SQLException, IOException {
+    AtomicInteger threads = new AtomicInteger();
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            Math.min(accountsAtOnce, accounts.size()),
+            r -> {
+              Thread t = new Thread(r, "verify-" + threads.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    try {
+      List<Future<VerifyRun>> runs = new ArrayList<>();
+      for (Account account : accounts) {
+        runs.add(pool.submit(() -> checkAccount(account)));
+      }
+      for (Future<VerifyRun> run : runs) {
+        add(run.get());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("verify interrupted");
+    } catch (ExecutionException e) {
+      switch (e.getCause()) {
+        case SQLException sql -> throw sql;
+        case IOException io -> throw io;
+        case RuntimeException runtime -> throw runtime;
+        case Error error -> throw error;
+        default -> throw new IllegalStateException(e.getCause());
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Adds one account's findings and counters to this run's. */
+  private void add(VerifyRun account) {
+    items += account.items;
+    blobsChecked += account.blobsChecked;
+    excused += account.excused;
+    differenceCount += account.differenceCount;
+    for (String difference : account.differences) {
+      if (differences.size() < options.maxListed()) {
+        differences.add(difference);
+      }
+    }
   }
 
   void differ(String message) {

@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.backup.BackupSourceKind;
 import org.mailrestore.backup.generate.BackupGenerator;
 import org.mailrestore.backup.generate.GeneratorSpec;
 import org.mailrestore.destination.memory.MemoryStore;
 import org.mailrestore.mail.Flags;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.restore.StoreContents.Held;
+import org.mailrestore.runtime.RestoreRuntime;
+import org.mailrestore.source.MailSource;
 import org.mailrestore.verify.Verifier;
 import org.mailrestore.verify.VerifyReport;
 
@@ -52,6 +56,34 @@ class VerifierDetectsTamperingTest {
           .anySatisfy(d -> assertThat(d).contains("the backup accounts for"))
           .anySatisfy(d -> assertThat(d).contains("grants differ"))
           .anySatisfy(d -> assertThat(d).contains("hashing to"));
+
+      // Several accounts at once report what one at a time reports, in the same order.
+      Verifier.Options listFew =
+          new Verifier.Options(
+              Verifier.Options.defaults().pointInTime(),
+              Verifier.Options.defaults().targetName(),
+              Set.of(),
+              true,
+              true,
+              Set.of(),
+              3);
+      VerifyReport oneAtATime = verify(f, backup, 1, listFew);
+      for (int i = 0; i < 5; i++) {
+        assertThat(verify(f, backup, 3, listFew)).isEqualTo(oneAtATime);
+      }
+      assertThat(oneAtATime.differenceCount()).isGreaterThan(3);
+      assertThat(oneAtATime.differences()).hasSize(3);
+    }
+  }
+
+  private static VerifyReport verify(
+      RestoreFixture f, Path backup, int accountsAtOnce, Verifier.Options options)
+      throws Exception {
+    RestoreRuntime runtime = f.runtime;
+    try (MailSource source = runtime.openSource(BackupSourceKind.local(backup))) {
+      return new Verifier(
+              runtime.bookkeeping().idMap(), runtime.target(null).readBack(), accountsAtOnce)
+          .verify(source, options);
     }
   }
 }
