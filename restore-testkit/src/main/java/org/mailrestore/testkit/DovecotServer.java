@@ -239,6 +239,7 @@ public final class DovecotServer {
         disable_plaintext_auth = no
         auth_mechanisms = plain login
         auth_master_user_separator = *
+        auth_failure_delay = 0
         mail_location = mdbox:%1$s/mail/%%d/%%n
         %2$s
         mail_plugins = acl quota
