@@ -130,15 +130,17 @@ public final class CalendarObject {
    * whose invites Zimbra kept in its metadata only (see {@link InviteCalendar}).
    *
    * @param attrs the item's attributes, where the archive reader keeps its Zimbra metadata
+   * @param itemDate the item's date (epoch milliseconds), the stamp of an invite without one
    * @throws Refused when it has no metadata, or metadata that cannot be made a calendar object
    */
   public static ICalendar withoutContent(
-      java.util.Map<String, String> attrs, ItemType type, String uid) throws Refused {
+      java.util.Map<String, String> attrs, ItemType type, String uid, long itemDate)
+      throws Refused {
     String metadata = attrs.get(org.mailrestore.zimbra.ZimbraMetadata.ATTR);
     if (metadata == null || metadata.isEmpty()) {
       throw new Refused("it has neither iCalendar content nor Zimbra metadata with its invites");
     }
-    return resource(InviteCalendar.text(metadata, type), type, uid);
+    return resource(InviteCalendar.text(metadata, type, itemDate), type, uid);
   }
 
   /** The UID of a resource's components. */

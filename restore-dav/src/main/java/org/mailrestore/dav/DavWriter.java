@@ -311,7 +311,8 @@ final class DavWriter implements MailboxWriter {
       try {
         return DavResource.calendar(
             item.type(),
-            CalendarObject.withoutContent(item.state().attrs(), item.type(), contactUid(item)),
+            CalendarObject.withoutContent(
+                item.state().attrs(), item.type(), contactUid(item), item.state().date()),
             item.state().tags());
       } catch (CalendarObject.Refused e) {
         throw new ItemFailed(FailureReason.INVALID_ITEM, e.getMessage());

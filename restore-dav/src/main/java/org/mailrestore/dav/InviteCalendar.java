@@ -61,18 +61,21 @@ final class InviteCalendar {
   private static final long SINGLE_INSTANCE = 5;
 
   private final InviteZones zones;
+  private final long itemDate;
 
-  private InviteCalendar(InviteZones zones) {
+  private InviteCalendar(InviteZones zones, long itemDate) {
     this.zones = zones;
+    this.itemDate = itemDate;
   }
 
   /**
    * The iCalendar text of an item's invites, from its metadata's text.
    *
+   * @param itemDate the item's date (epoch milliseconds): the stamp of an invite that has none
    * @throws Refused when the metadata cannot be read, holds no invite, or holds what cannot be
    *     carried without losing part of it (a kind of recurrence rule not read here)
    */
-  static String text(String metadata, ItemType type) throws Refused {
+  static String text(String metadata, ItemType type, long itemDate) throws Refused {
     Map<String, Object> meta;
     try {
       meta = ZimbraMetadata.decode(metadata);
@@ -83,7 +86,7 @@ final class InviteCalendar {
     if (invites.isEmpty()) {
       throw new Refused("it has no iCalendar content and its Zimbra metadata holds no invite");
     }
-    return new InviteCalendar(InviteZones.of(meta, invites)).write(invites, type);
+    return new InviteCalendar(InviteZones.of(meta, invites), itemDate).write(invites, type);
   }
 
   private String write(List<Map<String, Object>> invites, ItemType type) throws Refused {
@@ -107,6 +110,9 @@ final class InviteCalendar {
   private void component(Map<String, Object> inv, ItemType type, List<String> out) throws Refused {
     textProperty(out, "UID", str(inv, "u"));
     long stamp = number(inv, "dts", 0);
+    if (stamp <= 0) {
+      stamp = Math.max(0, itemDate); // DTSTAMP is required; the item's own date is the nearest
+    }
     out.add("DTSTAMP:" + UTC.format(Instant.ofEpochMilli(stamp)));
     long modified = number(inv, "lastMod", 0);
     if (modified > 0) {

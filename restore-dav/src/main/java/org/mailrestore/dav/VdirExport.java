@@ -125,7 +125,7 @@ public final class VdirExport implements ExportFormat {
     if (state.digest() == null) {
       return DavResource.calendar(
           item.type(),
-          CalendarObject.withoutContent(state.attrs(), item.type(), uid),
+          CalendarObject.withoutContent(state.attrs(), item.type(), uid, state.date()),
           state.tags());
     }
     byte[] content;

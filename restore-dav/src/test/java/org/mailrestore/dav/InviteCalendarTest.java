@@ -9,7 +9,6 @@ import biweekly.component.VTodo;
 import biweekly.property.Attendee;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.mailrestore.mail.ItemType;
@@ -21,6 +20,9 @@ import org.mailrestore.zimbra.ZimbraMetadata;
  * {@code Alarm}, {@code Recurrence}, {@code ICalTimeZone}), made calendar objects.
  */
 class InviteCalendarTest {
+
+  /** The item's own date: the stamp of an invite that has none. */
+  static final long ITEM_DATE = 1_780_000_000_000L;
 
   static final String WEEKLY_UID = "8d7e-zimbra-metadata-weekly";
 
@@ -172,9 +174,12 @@ class InviteCalendarTest {
   @Test
   void aWeeklyMeetingBecomesItsSeriesItsExceptionAndItsTimeZone() throws Exception {
     ICalendar resource =
-        CalendarObject.withoutContent(attrs(weeklyMeeting()), ItemType.APPOINTMENT, "fallback");
+        CalendarObject.withoutContent(
+            attrs(weeklyMeeting()), ItemType.APPOINTMENT, "fallback", ITEM_DATE);
     String written = CalendarObject.write(resource);
     assertThat(written)
+        .contains("DTSTAMP:20260921T141320Z") // the invites' own stamp, not the item's date
+        .doesNotContain("DTSTAMP:20260528T202640Z")
         .contains("BEGIN:VTIMEZONE")
         .contains("TZID:Europe/Berlin")
         .contains("TZOFFSETTO:+0200")
@@ -225,14 +230,16 @@ class InviteCalendarTest {
   void anAllDayEventStaysADateAndATaskIsItsToDo() throws Exception {
     String allDay =
         CalendarObject.write(
-            CalendarObject.withoutContent(attrs(allDay()), ItemType.APPOINTMENT, "fallback"));
+            CalendarObject.withoutContent(
+                attrs(allDay()), ItemType.APPOINTMENT, "fallback", ITEM_DATE));
     assertThat(allDay)
         .contains("DTSTART;VALUE=DATE:20261224")
         .contains("DTEND;VALUE=DATE:20261225")
         .contains("TRANSP:TRANSPARENT")
         .doesNotContain("VTIMEZONE");
 
-    ICalendar task = CalendarObject.withoutContent(attrs(task()), ItemType.TASK, "fallback");
+    ICalendar task =
+        CalendarObject.withoutContent(attrs(task()), ItemType.TASK, "fallback", ITEM_DATE);
     VTodo todo = task.getTodos().get(0);
     assertThat(todo.getSummary().getValue()).isEqualTo("File the report");
     assertThat(todo.getPercentComplete().getValue()).isEqualTo(40);
@@ -251,7 +258,8 @@ class InviteCalendarTest {
             Map.of("u", "ny", "n", "Call", "st", "TZID=America/New_York:20260701T090000"));
     String written =
         CalendarObject.write(
-            CalendarObject.withoutContent(attrs(meta), ItemType.APPOINTMENT, "fallback"));
+            CalendarObject.withoutContent(
+                attrs(meta), ItemType.APPOINTMENT, "fallback", ITEM_DATE));
     assertThat(written).contains("DTSTART:20260701T130000Z");
   }
 
@@ -259,14 +267,15 @@ class InviteCalendarTest {
   void whatCannotBeCarriedWholeFailsWithTheReason() {
     assertThatThrownBy(() ->
             CalendarObject.withoutContent(
-                Map.of(ZimbraMetadata.ATTR, "d1:u3:abc"), ItemType.APPOINTMENT, "x"))
+                Map.of(ZimbraMetadata.ATTR, "d1:u3:abc"), ItemType.APPOINTMENT, "x", ITEM_DATE))
         .isInstanceOf(CalendarObject.Refused.class)
         .hasMessageContaining("cannot be read");
-    assertThatThrownBy(() -> CalendarObject.withoutContent(Map.of(), ItemType.APPOINTMENT, "x"))
+    assertThatThrownBy(
+            () -> CalendarObject.withoutContent(Map.of(), ItemType.APPOINTMENT, "x", ITEM_DATE))
         .hasMessageContaining("neither iCalendar content nor Zimbra metadata");
     assertThatThrownBy(() ->
             CalendarObject.withoutContent(
-                attrs(Map.of("u", "x", "nc", 0L)), ItemType.APPOINTMENT, "x"))
+                attrs(Map.of("u", "x", "nc", 0L)), ItemType.APPOINTMENT, "x", ITEM_DATE))
         .hasMessageContaining("holds no invite");
     Map<String, Object> unknownRule =
         Map.of(
@@ -277,13 +286,13 @@ class InviteCalendarTest {
                 "u", "r",
                 "st", "20260701T090000Z",
                 "recurrence", Map.of("t", 4L, "add", Map.of("nr", 1L, "r0", Map.of("t", 7L)))));
-    assertThatThrownBy(
-            () -> CalendarObject.withoutContent(attrs(unknownRule), ItemType.APPOINTMENT, "x"))
+    assertThatThrownBy(() ->
+            CalendarObject.withoutContent(attrs(unknownRule), ItemType.APPOINTMENT, "x", ITEM_DATE))
         .hasMessageContaining("Zimbra's kind 7");
     Map<String, Object> unknownZone =
         Map.of("nc", 1L, "inv0", Map.of("u", "z", "st", "TZID=Mars/Olympus:20260701T090000"));
-    assertThatThrownBy(
-            () -> CalendarObject.withoutContent(attrs(unknownZone), ItemType.APPOINTMENT, "x"))
+    assertThatThrownBy(() ->
+            CalendarObject.withoutContent(attrs(unknownZone), ItemType.APPOINTMENT, "x", ITEM_DATE))
         .hasMessageContaining("Mars/Olympus");
   }
 
@@ -301,7 +310,9 @@ class InviteCalendarTest {
                 "numAl", 1L,
                 "al0", Map.of("ac", "a", "tt", "a", "ta", "20260701T083000Z")));
     VEvent e =
-        CalendarObject.withoutContent(attrs(meta), ItemType.APPOINTMENT, "x").getEvents().get(0);
+        CalendarObject.withoutContent(attrs(meta), ItemType.APPOINTMENT, "x", ITEM_DATE)
+            .getEvents()
+            .get(0);
     assertThat(e.getStatus().getValue()).isEqualTo("CANCELLED");
     assertThat(e.getAlarms())
         .singleElement()
@@ -309,6 +320,7 @@ class InviteCalendarTest {
           assertThat(a.getAction().getValue()).isEqualTo("AUDIO");
           assertThat(a.getTrigger().getDate()).isNotNull();
         });
-    assertThat(List.of(e.getDateTimeStamp())).doesNotContainNull();
+    // The invite has no stamp of its own ("dts"): the item's date, not 1970.
+    assertThat(e.getDateTimeStamp().getValue().getTime()).isEqualTo(ITEM_DATE);
   }
 }
