@@ -19,7 +19,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.destination.RestoredStore;
 import org.mailrestore.destination.RestoredStore.Fidelity;
@@ -146,15 +145,10 @@ final class VerifyRun {
   }
 
   private void checkAccountsAtOnce(List<Account> accounts) throws SQLException, IOException {
-    AtomicInteger threads = new AtomicInteger();
     ExecutorService pool =
         Executors.newFixedThreadPool(
             Math.min(accountsAtOnce, accounts.size()),
-            r -> {
-              Thread t = new Thread(r, "verify-" + threads.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
+            Thread.ofPlatform().daemon().name("verify-", 1).factory());
     try {
       List<Future<VerifyRun>> runs = new ArrayList<>();
       for (Account account : accounts) {

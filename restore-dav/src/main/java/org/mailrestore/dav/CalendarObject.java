@@ -99,7 +99,7 @@ public final class CalendarObject {
     List<? extends ICalComponent> items =
         type == ItemType.TASK ? parsed.getTodos() : parsed.getEvents();
     if (items.isEmpty()) {
-      throw new Refused("its iCalendar holds no " + (type == ItemType.TASK ? "VTODO" : "VEVENT"));
+      throw new Refused("its iCalendar holds no " + component(type));
     }
     Set<String> uids = new LinkedHashSet<>();
     for (ICalComponent c : items) {
@@ -141,6 +141,13 @@ public final class CalendarObject {
       throw new Refused("it has neither iCalendar content nor Zimbra metadata with its invites");
     }
     return resource(InviteCalendar.text(metadata, type, itemDate), type, uid);
+  }
+
+  /**
+   * The iCalendar component an item of this type is: {@code VTODO} for a task, else {@code VEVENT}.
+   */
+  static String component(ItemType type) {
+    return type == ItemType.TASK ? "VTODO" : "VEVENT";
   }
 
   /** The UID of a resource's components. */

@@ -90,7 +90,7 @@ final class InviteCalendar {
   }
 
   private String write(List<Map<String, Object>> invites, ItemType type) throws Refused {
-    String component = type == ItemType.TASK ? "VTODO" : "VEVENT";
+    String component = CalendarObject.component(type);
     List<String> body = new ArrayList<>();
     for (Map<String, Object> inv : invites) {
       body.add("BEGIN:" + component);
