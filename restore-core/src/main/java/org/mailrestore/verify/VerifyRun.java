@@ -5,9 +5,7 @@ import java.io.InterruptedIOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -19,7 +17,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.destination.RestoredStore;
 import org.mailrestore.destination.RestoredStore.Fidelity;
 import org.mailrestore.destination.RestoredStore.RestoredAccount;
@@ -52,7 +49,7 @@ final class VerifyRun {
    * only, so that a verify of a whole server does not hold every digest it met (a content met again
    * after that many others is read again). Shared by the accounts checked at once.
    */
-  final Set<BlobDigest> blobsSeen;
+  final RecentDigests blobsSeen;
 
   static final int BLOBS_REMEMBERED = 100_000;
 
@@ -78,15 +75,7 @@ final class VerifyRun {
     this.store = store;
     this.fidelity = store.fidelity();
     this.accountsAtOnce = accountsAtOnce;
-    this.blobsSeen =
-        Collections.synchronizedSet(
-            Collections.newSetFromMap(
-                new LinkedHashMap<>() {
-                  @Override
-                  protected boolean removeEldestEntry(Map.Entry<BlobDigest, Boolean> eldest) {
-                    return size() > BLOBS_REMEMBERED;
-                  }
-                }));
+    this.blobsSeen = new RecentDigests(BLOBS_REMEMBERED);
     this.targets = new HashMap<>();
     this.spaces = new HashMap<>();
   }
