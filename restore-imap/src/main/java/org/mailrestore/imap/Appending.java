@@ -1,8 +1,6 @@
 package org.mailrestore.imap;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Locale;
 import org.mailrestore.destination.ItemBatch.ItemToWrite;
 
 /**
@@ -72,23 +70,45 @@ record Appending(
       if (lineEnd == i) {
         return null; // the blank line: end of the header
       }
-      String line = new String(message, i, lineEnd - i, StandardCharsets.ISO_8859_1);
-      if (line.regionMatches(true, 0, "Message-ID:", 0, 11)) {
-        StringBuilder value = new StringBuilder(line.substring(11));
-        int next = end + 1;
-        while (next < n && (message[next] == ' ' || message[next] == '\t')) {
-          int e = next;
-          while (e < n && message[e] != '\n') {
-            e++;
+      if (startsWithIgnoringCase(message, i, lineEnd, MESSAGE_ID)) {
+        // The value, its folded lines after it, without white space: read as bytes, since most
+        // lines of a header are not this one.
+        StringBuilder id = new StringBuilder();
+        int e = i + MESSAGE_ID.length();
+        while (e < n) {
+          byte b = message[e];
+          if (b == '\n' && (e + 1 >= n || (message[e + 1] != ' ' && message[e + 1] != '\t'))) {
+            break;
           }
-          value.append(new String(message, next, e - next, StandardCharsets.ISO_8859_1));
-          next = e + 1;
+          if (!isWhitespace(b)) {
+            id.append(Character.toLowerCase((char) (b & 0xff)));
+          }
+          e++;
         }
-        String id = value.toString().replaceAll("\\s+", "");
-        return id.isEmpty() ? null : id.toLowerCase(Locale.ROOT);
+        return id.isEmpty() ? null : id.toString();
       }
       i = end + 1;
     }
     return null;
+  }
+
+  private static final String MESSAGE_ID = "message-id:";
+
+  /** What {@code \\s} matches in a regular expression. */
+  private static boolean isWhitespace(byte b) {
+    return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == 0x0b || b == '\f';
+  }
+
+  private static boolean startsWithIgnoringCase(byte[] bytes, int from, int to, String lower) {
+    if (to - from < lower.length()) {
+      return false;
+    }
+    for (int k = 0; k < lower.length(); k++) {
+      int b = bytes[from + k];
+      if ((b >= 'A' && b <= 'Z' ? b + ('a' - 'A') : b) != lower.charAt(k)) {
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -128,6 +128,17 @@ class WireFormatsTest {
     assertThat(Appending.messageId(m)).isEqualTo("<abc@example.org>");
     assertThat(
             Appending.messageId(
+                ("X-Note: message-id: <not@this>\r\nMESSAGE-ID:\t<Two.Lines@\r\n\t Example.ORG>"
+                        + "\r\nSubject: y\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII)))
+        .isEqualTo("<two.lines@example.org>");
+    assertThat(
+            Appending.messageId(
+                "Message-ID:  \r\nSubject: z\r\n\r\n".getBytes(StandardCharsets.US_ASCII)))
+        .as("an empty value is none")
+        .isNull();
+    assertThat(
+            Appending.messageId(
                 "Subject: x\r\n\r\nMessage-ID: <b>\r\n".getBytes(StandardCharsets.US_ASCII)))
         .isNull();
   }

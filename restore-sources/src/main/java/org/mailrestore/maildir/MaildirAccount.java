@@ -1,10 +1,13 @@
 package org.mailrestore.maildir;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -211,9 +214,31 @@ final class MaildirAccount {
     }
   }
 
+  /** {@link UUID#nameUUIDFromBytes}'s, without its provider lookup for every message. */
   private String uuid(String what) {
-    return UUID.nameUUIDFromBytes((accountId + "/" + what).getBytes(StandardCharsets.UTF_8))
-        .toString();
+    byte[] md5 = newMd5().digest((accountId + "/" + what).getBytes(StandardCharsets.UTF_8));
+    md5[6] = (byte) (md5[6] & 0x0f | 0x30); // version 3: from a name, by MD5
+    md5[8] = (byte) (md5[8] & 0x3f | 0x80); // the IETF variant
+    ByteBuffer b = ByteBuffer.wrap(md5);
+    return new UUID(b.getLong(), b.getLong()).toString();
+  }
+
+  private static final MessageDigest MD5 = md5();
+
+  private static MessageDigest md5() {
+    try {
+      return MessageDigest.getInstance("MD5");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("this JDK has no MD5, which every JDK must have", e);
+    }
+  }
+
+  private static MessageDigest newMd5() {
+    try {
+      return (MessageDigest) MD5.clone();
+    } catch (CloneNotSupportedException e) {
+      return md5();
+    }
   }
 
   /**

@@ -105,13 +105,18 @@ public record MessageHeaders(String sender, String subject, Long date) {
     if (current >= 0) {
       raw[current] = value.toString();
     }
-    Charset fallback = declaredCharset(raw[wanted.length]);
     String[] values = new String[wanted.length];
+    Charset fallback = null; // looked up for the first value with 8-bit bytes: most have none
     for (int i = 0; i < wanted.length; i++) {
-      if (raw[i] != null) {
-        byte[] bytes = raw[i].getBytes(StandardCharsets.ISO_8859_1);
-        values[i] = text(bytes, 0, bytes.length, fallback);
+      if (raw[i] == null || isAscii(raw[i])) {
+        values[i] = raw[i]; // read as Latin-1, so ASCII bytes are already their text
+        continue;
       }
+      if (fallback == null) {
+        fallback = declaredCharset(raw[wanted.length]);
+      }
+      byte[] bytes = raw[i].getBytes(StandardCharsets.ISO_8859_1);
+      values[i] = text(bytes, 0, bytes.length, fallback);
     }
     return values;
   }
@@ -177,6 +182,15 @@ public record MessageHeaders(String sender, String subject, Long date) {
     } catch (CharacterCodingException e) {
       return new String(bytes, offset, length, fallback);
     }
+  }
+
+  private static boolean isAscii(String latin1) {
+    for (int i = 0; i < latin1.length(); i++) {
+      if (latin1.charAt(i) >= 0x80) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean isAscii(byte[] bytes, int offset, int length) {

@@ -15,6 +15,7 @@ import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.blob.BlobDigest;
@@ -84,6 +85,19 @@ class MaildirBlobCheckTest {
       BlobSource metered =
           new MeteredBlobSource(source.blobs(), new SimpleMeterRegistry(), "maildir");
       assertThat(readVerified(metered, state)).isEqualTo(FIRST);
+    }
+  }
+
+  /** A re-run finds the messages it restored by these names: they must not change. */
+  @Test
+  void aMessageIsNamedByTheNameUuidOfItsAccountAndFile() throws IOException {
+    try (MailSource source = tree()) {
+      String account = source.accountIds().getFirst();
+      Revision state = readAlice(source).getFirst();
+      String name = "/message:" + dir.resolve("tree/alice").relativize(file);
+      assertThat(state.uuid())
+          .isEqualTo(
+              UUID.nameUUIDFromBytes((account + name).getBytes(StandardCharsets.UTF_8)).toString());
     }
   }
 
