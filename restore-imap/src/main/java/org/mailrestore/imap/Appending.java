@@ -57,6 +57,8 @@ record Appending(
     command.literal(crlf);
   }
 
+  private static final String MESSAGE_ID = "message-id:";
+
   /** The value of the first Message-ID header, whitespace removed, or null. */
   static String messageId(byte[] message) {
     int i = 0;
@@ -92,9 +94,7 @@ record Appending(
     return null;
   }
 
-  private static final String MESSAGE_ID = "message-id:";
-
-  /** What {@code \\s} matches in a regular expression. */
+  /** What {@code \s} matches in a regular expression. */
   private static boolean isWhitespace(byte b) {
     return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == 0x0b || b == '\f';
   }

@@ -35,6 +35,9 @@ import org.mailrestore.source.SourceProblem;
  */
 final class MaildirAccount {
 
+  /** Cloned for each message's name UUID ({@link #uuid}). */
+  private static final MessageDigest MD5 = md5();
+
   private final String accountId;
   private final Path userDir;
   private final MaildirLayout layout;
@@ -222,8 +225,6 @@ final class MaildirAccount {
     ByteBuffer b = ByteBuffer.wrap(md5);
     return new UUID(b.getLong(), b.getLong()).toString();
   }
-
-  private static final MessageDigest MD5 = md5();
 
   private static MessageDigest md5() {
     try {
