@@ -332,14 +332,20 @@ public final class DovecotServer {
     }
   }
 
-  /** Stops the instance (the shutdown hook calls it). */
-  /** Stops the instance (the shutdown hook calls it). */
+  /** Stops the instance and drops its user database (the shutdown hook calls it). */
   public void stop() {
     try {
       LocalDaemons.run(
           List.of("/usr/bin/doveadm", "-c", dir.resolve("dovecot.conf").toString(), "stop"));
     } catch (IOException e) {
       // already gone
+    }
+    MariaDbServer db = TestMariaDb.server();
+    try (Connection c = DriverManager.getConnection(db.serverUrl(), db.user(), db.password());
+        Statement s = c.createStatement()) {
+      s.execute("DROP DATABASE IF EXISTS " + database);
+    } catch (SQLException e) {
+      // the server went first (an embedded one stops with the JVM): nothing is left to drop
     }
   }
 
