@@ -191,6 +191,67 @@ public final class PathFence {
     }
   }
 
+  /**
+   * A file looked at ({@link #look}): what it is, and the directory it was looked at in, kept for
+   * its open a moment later.
+   */
+  public static final class Looked {
+    private final Path path;
+    private final BasicFileAttributes attributes;
+    private final SecureDirectoryStream<Path> directory;
+
+    private Looked(
+        Path path, BasicFileAttributes attributes, SecureDirectoryStream<Path> directory) {
+      this.path = path;
+      this.attributes = attributes;
+      this.directory = directory;
+    }
+
+    /** What the file was when it was looked at, not following it when it is a link itself. */
+    public BasicFileAttributes attributes() {
+      return attributes;
+    }
+  }
+
+  /**
+   * What a path is, as {@link #attributes}, for a file about to be opened ({@link #open(Looked)}):
+   * where the fence walks, the open then uses the directory the file was just looked at in, so a
+   * message read in the service costs one check that a kept directory's path still names it, not
+   * two.
+   */
+  public Looked look(Path path) throws IOException {
+    if (this != NONE) {
+      Path absolute = path.toAbsolutePath().normalize();
+      Path parent = absolute.getParent();
+      SecureDirectoryStream<Path> kept =
+          parent == null || roots.contains(absolute) ? null : recent.get(parent);
+      if (kept != null) {
+        try {
+          return new Looked(path, attributes(kept, absolute.getFileName()), kept);
+        } catch (IOException | ClosedDirectoryStreamException e) {
+          // missing, or the directory just let go: the walk tells which
+        }
+      }
+    }
+    return new Looked(path, attributes(path), null);
+  }
+
+  /**
+   * Opens a file looked at a moment ago: relative to the directory it was looked at in while that
+   * is still open (no link followed), else as {@link #open(Path)} does.
+   */
+  public InputStream open(Looked looked) throws IOException {
+    if (looked.directory != null) {
+      try {
+        return Channels.newInputStream(
+            looked.directory.newByteChannel(looked.path.getFileName(), READ_NOFOLLOW));
+      } catch (IOException | ClosedDirectoryStreamException e) {
+        // a link, a missing file, or the directory let go since: the walk tells which
+      }
+    }
+    return open(looked.path);
+  }
+
   private static BasicFileAttributes attributes(SecureDirectoryStream<Path> dir, Path name)
       throws IOException {
     return dir.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)

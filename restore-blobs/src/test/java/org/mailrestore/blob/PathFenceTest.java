@@ -97,6 +97,40 @@ class PathFenceTest {
   }
 
   @Test
+  void aFileLookedAtIsOpenedWhereItWasLookedAt() throws Exception {
+    PathFence.Looked looked = fence.look(blobs.resolve("two"));
+    assertThat(looked.attributes().isRegularFile()).isTrue();
+    assertThat(looked.attributes().size()).isEqualTo(3);
+    assertThat(readLooked(looked)).isEqualTo("two");
+    assertThat(fence.recentDirectories()).isEqualTo(1);
+
+    // Looked at through the kept directory too, and a link among its entries is not followed.
+    Files.createSymbolicLink(blobs.resolve("outside-link"), outside.resolve("ab/two"));
+    assertThat(fence.look(blobs.resolve("outside-link")).attributes().isSymbolicLink()).isTrue();
+    assertThat(PathFence.NONE.look(blobs.resolve("one")).attributes().size()).isEqualTo(3);
+  }
+
+  @Test
+  void aFileSwappedForALinkOutsideBetweenItsLookAndItsOpenIsRefused() throws Exception {
+    assertThat(read(blobs.resolve("one"))).isEqualTo("one");
+    PathFence.Looked looked = fence.look(blobs.resolve("two"));
+    Files.delete(blobs.resolve("two"));
+    Files.createSymbolicLink(blobs.resolve("two"), outside.resolve("ab/two"));
+
+    assertThatThrownBy(() -> readLooked(looked)).isInstanceOf(PathFence.OutsideException.class);
+  }
+
+  @Test
+  void aDirectorySwappedForALinkOutsideIsRefusedWhenItsFileIsLookedAt() throws Exception {
+    assertThat(read(blobs.resolve("one"))).isEqualTo("one");
+    Files.move(blobs, root.resolve("moved-away"));
+    Files.createSymbolicLink(blobs, outside.resolve("ab"));
+
+    assertThatThrownBy(() -> fence.look(blobs.resolve("two")))
+        .isInstanceOf(PathFence.OutsideException.class);
+  }
+
+  @Test
   void keptDirectoriesAreLetGoAfterASecond() throws Exception {
     read(blobs.resolve("one"));
     assertThat(fence.recentDirectories()).isEqualTo(1);
@@ -106,6 +140,12 @@ class PathFenceTest {
     }
     assertThat(fence.recentDirectories()).as("directories kept after 10 s").isZero();
     assertThat(read(blobs.resolve("two"))).isEqualTo("two"); // walked again
+  }
+
+  private String readLooked(PathFence.Looked looked) throws IOException {
+    try (InputStream in = fence.open(looked)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
   }
 
   private String read(Path file) throws IOException {

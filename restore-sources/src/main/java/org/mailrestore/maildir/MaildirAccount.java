@@ -120,12 +120,12 @@ final class MaildirAccount {
               continue; // not a message in a Maildir (mu's .noindex, NFS's .nfs*): as Dovecot
             }
             Path path = md.dir().resolve(name);
-            BasicFileAttributes attrs = regularFile(path);
-            if (attrs == null) {
+            PathFence.Looked looked = regularFile(path);
+            if (looked == null) {
               continue;
             }
             int id = nextId++;
-            ItemEntry message = message(md, path, attrs, id, head, buffer, blobs);
+            ItemEntry message = message(md, path, looked, id, head, buffer, blobs);
             if (message != null) {
               return message;
             }
@@ -164,23 +164,18 @@ final class MaildirAccount {
   private ItemEntry message(
       MessageDir md,
       Path file,
-      BasicFileAttributes attrs,
+      PathFence.Looked looked,
       int id,
       byte[] head,
       byte[] buffer,
       MaildirBlobSource blobs) {
     String name = file.getFileName().toString();
     String rel = relative(md, file);
+    BasicFileAttributes attrs = looked.attributes();
     try {
       MessageFileRead read =
           MessageFileRead.of(
-              fence,
-              file,
-              attrs.size(),
-              maxItemBytes,
-              head,
-              buffer,
-              layout == MaildirLayout.MAILDIR);
+              fence, looked, maxItemBytes, head, buffer, layout == MaildirLayout.MAILDIR);
       MessageHeaders headers = read.headers();
       long mtime = attrs.lastModifiedTime().toMillis();
       MaildirNames.State state =
@@ -257,17 +252,20 @@ final class MaildirAccount {
   }
 
   /**
-   * The attributes of a message file (one {@code stat}, kept for the copy's check), or null for
-   * anything else: a symbolic link is reported and not followed, a directory or a file that
-   * vanished is passed over.
+   * A message file looked at (one {@code stat}, its attributes kept for the copy's check, its
+   * directory for its open), or null for anything else: a symbolic link is reported and not
+   * followed, a directory or a file that vanished is passed over.
    */
-  private BasicFileAttributes regularFile(Path p) {
-    BasicFileAttributes attrs = MaildirPlan.attributes(fence, p);
-    if (attrs == null) {
+  private PathFence.Looked regularFile(Path p) {
+    PathFence.Looked looked;
+    try {
+      looked = fence.look(p);
+    } catch (IOException e) {
       return null;
     }
+    BasicFileAttributes attrs = looked.attributes();
     if (attrs.isRegularFile()) {
-      return attrs;
+      return looked;
     }
     if (attrs.isSymbolicLink() && !Files.isDirectory(p)) {
       linkNotFollowed(p);

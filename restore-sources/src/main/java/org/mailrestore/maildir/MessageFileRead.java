@@ -4,7 +4,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import org.mailrestore.blob.BlobDigest;
@@ -32,20 +31,20 @@ record MessageFileRead(
   static final int HEAD_BYTES = 64 * 1024;
 
   /**
-   * Reads {@code file}, listed with {@code listedSize} bytes; {@code head} ({@link #HEAD_BYTES})
-   * and {@code buffer} are the reader's, reused from message to message. Only a Maildir's files may
-   * be compressed ({@code maildir}): in a plain tree any file is a message as it is, a {@code .gz}
+   * Reads {@code file}, looked at a moment ago; {@code head} ({@link #HEAD_BYTES}) and {@code
+   * buffer} are the reader's, reused from message to message. Only a Maildir's files may be
+   * compressed ({@code maildir}): in a plain tree any file is a message as it is, a {@code .gz}
    * among them too.
    */
   static MessageFileRead of(
       PathFence fence,
-      Path file,
-      long listedSize,
+      PathFence.Looked file,
       long maxItemBytes,
       byte[] head,
       byte[] buffer,
       boolean maildir)
       throws IOException {
+    long listedSize = file.attributes().size();
     if (listedSize > maxItemBytes) {
       throw ItemSizeLimit.tooLarge("the message file (" + listedSize + " bytes)", maxItemBytes);
     }
