@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.mailrestore.testkit.LocalDaemons;
 
 /**
@@ -97,8 +98,21 @@ final class BenchDovecot implements AutoCloseable {
     }
     LocalDaemons.run(List.of("/usr/sbin/dovecot", "-c", dir.resolve("dovecot.conf").toString()));
     LocalDaemons.awaitPort(port, dir.resolve("dovecot.log"));
-    long master = Long.parseLong(Files.readString(dir.resolve("run/master.pid")).strip());
-    return new BenchDovecot(dir, port, master, password);
+    return new BenchDovecot(dir, port, masterPid(dir.resolve("run/master.pid")), password);
+  }
+
+  /** The master's pid: Dovecot may write its file a moment after it listens. */
+  private static long masterPid(Path file) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!Files.exists(file) && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    String pid = Files.readString(file).strip();
+    while (pid.isEmpty() && System.nanoTime() < deadline) { // written but not yet filled
+      Thread.sleep(20);
+      pid = Files.readString(file).strip();
+    }
+    return Long.parseLong(pid);
   }
 
   /** Messages the server holds over these users' folders. */
