@@ -104,13 +104,15 @@ final class BenchDovecot implements AutoCloseable {
   /** The master's pid: Dovecot may write its file a moment after it listens. */
   private static long masterPid(Path file) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!Files.exists(file) && System.nanoTime() < deadline) {
-      Thread.sleep(20);
+    String pid = "";
+    while (pid.isEmpty() && System.nanoTime() < deadline) {
+      pid = Files.exists(file) ? Files.readString(file).strip() : "";
+      if (pid.isEmpty()) {
+        Thread.sleep(20);
+      }
     }
-    String pid = Files.readString(file).strip();
-    while (pid.isEmpty() && System.nanoTime() < deadline) { // written but not yet filled
-      Thread.sleep(20);
-      pid = Files.readString(file).strip();
+    if (pid.isEmpty()) {
+      throw new IOException("Dovecot wrote no pid to " + file + " within 10 s");
     }
     return Long.parseLong(pid);
   }

@@ -161,34 +161,7 @@ public final class PathFence {
    * @throws IOException when it cannot be looked at (missing, say)
    */
   public BasicFileAttributes attributes(Path path) throws IOException {
-    if (this == NONE) {
-      return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    }
-    Path absolute = path.toAbsolutePath().normalize();
-    if (roots.contains(absolute)) {
-      return Files.readAttributes(absolute, BasicFileAttributes.class);
-    }
-    Path parent = absolute.getParent();
-    SecureDirectoryStream<Path> kept = recent.get(parent);
-    if (kept != null) {
-      try {
-        return attributes(kept, absolute.getFileName());
-      } catch (IOException | ClosedDirectoryStreamException e) {
-        // missing, or the directory just let go: the walk tells which
-      }
-    }
-    Walk walk = new Walk(parent);
-    SecureDirectoryStream<Path> dir = walk.directory();
-    boolean keep = false;
-    try {
-      BasicFileAttributes attributes = attributes(dir, absolute.getFileName());
-      keep = recent.keep(walk.path, dir);
-      return attributes;
-    } finally {
-      if (!keep) {
-        dir.close();
-      }
-    }
+    return look(path).attributes();
   }
 
   /**
@@ -220,20 +193,37 @@ public final class PathFence {
    * two.
    */
   public Looked look(Path path) throws IOException {
-    if (this != NONE) {
-      Path absolute = path.toAbsolutePath().normalize();
-      Path parent = absolute.getParent();
-      SecureDirectoryStream<Path> kept =
-          parent == null || roots.contains(absolute) ? null : recent.get(parent);
-      if (kept != null) {
-        try {
-          return new Looked(path, attributes(kept, absolute.getFileName()), kept);
-        } catch (IOException | ClosedDirectoryStreamException e) {
-          // missing, or the directory just let go: the walk tells which
-        }
+    if (this == NONE) {
+      return new Looked(
+          path,
+          Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS),
+          null);
+    }
+    Path absolute = path.toAbsolutePath().normalize();
+    if (roots.contains(absolute)) {
+      return new Looked(path, Files.readAttributes(absolute, BasicFileAttributes.class), null);
+    }
+    Path parent = absolute.getParent();
+    SecureDirectoryStream<Path> kept = recent.get(parent);
+    if (kept != null) {
+      try {
+        return new Looked(path, attributes(kept, absolute.getFileName()), kept);
+      } catch (IOException | ClosedDirectoryStreamException e) {
+        // missing, or the directory just let go: the walk tells which
       }
     }
-    return new Looked(path, attributes(path), null);
+    Walk walk = new Walk(parent);
+    SecureDirectoryStream<Path> dir = walk.directory();
+    boolean keep = false;
+    try {
+      BasicFileAttributes attributes = attributes(dir, absolute.getFileName());
+      keep = recent.keep(walk.path, dir);
+      return new Looked(path, attributes, null);
+    } finally {
+      if (!keep) {
+        dir.close();
+      }
+    }
   }
 
   /**
