@@ -8,11 +8,13 @@ import java.lang.management.MemoryMXBean;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.mailrestore.backup.BackupSourceKind;
 import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.blob.s3.S3Settings;
@@ -20,6 +22,8 @@ import org.mailrestore.mail.Json;
 import org.mailrestore.mailstore.MailstoreKind;
 import org.mailrestore.mailstore.VolumeSpec;
 import org.mailrestore.restore.Concurrency;
+import org.mailrestore.restore.OperationListener;
+import org.mailrestore.restore.OperationReport;
 import org.mailrestore.restore.OperationState;
 import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.restore.OperationView;
@@ -108,7 +112,11 @@ public final class RestoreRun {
       long gcCount,
       long cpuNanos,
       long wallNanos,
-      long volumeBytes) {}
+      long volumeBytes,
+      ServerWork dataServerWork) {}
+
+  /** A restore's view at its end, and what the database did from phase 2's start to that end. */
+  private record Restored(OperationView view, ServerWork dataServerWork) {}
 
   private RestoreRun() {}
 
@@ -132,7 +140,7 @@ public final class RestoreRun {
             });
     if (p.warmupJdbcUrl() != null) {
       // A service restores in a JVM that has run before: the warm-up's JIT work is not measured.
-      OperationView warm = restore(p, p.warmupJdbcUrl(), p.volume() + "-warmup");
+      OperationView warm = restore(p, p.warmupJdbcUrl(), p.volume() + "-warmup").view();
       if (warm.state() != OperationState.COMPLETED) {
         throw new IllegalStateException("the warm-up restore ended " + warm.state());
       }
@@ -142,7 +150,8 @@ public final class RestoreRun {
     long gcCountBefore = gcCount();
     long cpuBefore = cpuNanos();
     long started = System.nanoTime();
-    OperationView summary = restore(p, p.jdbcUrl(), p.volume());
+    Restored restored = restore(p, p.jdbcUrl(), p.volume());
+    OperationView summary = restored.view();
     long wall = System.nanoTime() - started;
     sampler.interrupt();
     long gcMillis = gcMillis() - gcMillisBefore;
@@ -165,12 +174,18 @@ public final class RestoreRun {
             gcCount,
             cpu,
             wall,
-            volumeBytes(p));
+            volumeBytes(p),
+            restored.dataServerWork());
     Files.writeString(Path.of(args[1]), Json.MAPPER.writeValueAsString(result));
   }
 
-  /** One whole restore of the parameters' backup into a database and a volume. */
-  private static OperationView restore(Params p, String jdbcUrl, String volume) throws Exception {
+  /**
+   * One whole restore of the parameters' backup into a database and a volume. The database's work
+   * is also taken from the end of phase 1 to the end, the rows a raw insert writes: the schema's
+   * creation and the provisioning are left out (null when the server cannot be asked).
+   */
+  private static Restored restore(Params p, String jdbcUrl, String volume) throws Exception {
+    AtomicReference<ServerWork> atData = new AtomicReference<>();
     Concurrency concurrency =
         new Concurrency(p.accounts(), p.clustersPerAccount(), p.blobTransfers());
     VolumeSpec spec =
@@ -183,10 +198,32 @@ public final class RestoreRun {
             .concurrency(concurrency)
             .instanceId("bench")
             .defaultTarget(MailstoreKind.of(spec))
+            .listener(
+                new OperationListener() {
+                  @Override
+                  public void provisioned(OperationSummary summary) {
+                    atData.set(serverWork(p, jdbcUrl));
+                  }
+
+                  @Override
+                  public void ended(OperationReport report) {}
+                })
             .build()) {
       RestoreRequest request = RestoreRequest.of(p.source()).withClusterSize(p.clusterSize());
-      return restores.await(
-          restores.submit(request, null, Pace.UNLIMITED).id(), Duration.ofDays(1));
+      OperationView view =
+          restores.await(restores.submit(request, null, Pace.UNLIMITED).id(), Duration.ofDays(1));
+      ServerWork start = atData.get();
+      ServerWork end = start == null ? null : serverWork(p, jdbcUrl);
+      return new Restored(view, end == null ? null : end.since(start));
+    }
+  }
+
+  /** The server's counters now; null when they cannot be read (a listener must not throw). */
+  private static ServerWork serverWork(Params p, String jdbcUrl) {
+    try {
+      return ServerWork.now(jdbcUrl, p.user(), p.password());
+    } catch (SQLException e) {
+      return null;
     }
   }
 
