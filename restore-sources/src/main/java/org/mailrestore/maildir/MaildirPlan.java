@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -241,12 +242,34 @@ final class MaildirPlan {
         linkNotFollowed(d); // a cur/ or new/ swapped for a link: its messages are not read
       } else if (attrs != null && attrs.isDirectory()) {
         if (keywords == null) {
-          keywords = keywords(dir.resolve(MaildirNames.DOVECOT_KEYWORDS), prefix);
+          // One listing says which keyword files are there: most folders have neither, and a
+          // missing file's lookup costs a walk through the fence and an exception.
+          Set<String> names = entryNames(dir);
+          keywords =
+              names == null || names.contains(MaildirNames.DOVECOT_KEYWORDS)
+                  ? keywords(dir.resolve(MaildirNames.DOVECOT_KEYWORDS), prefix)
+                  : List.of();
           // Dovecot's table wins: a Dovecot that served a Courier tree keeps its keywords there.
-          courier = keywords.isEmpty() ? courierKeywords(dir, prefix) : null;
+          courier =
+              keywords.isEmpty() && (names == null || names.contains(CourierKeywords.DIR))
+                  ? courierKeywords(dir, prefix)
+                  : null;
         }
         messageDirs.add(new MessageDir(d, prefix + sub, folderId, keywords, courier));
       }
+    }
+  }
+
+  /** The names in a directory; null when it cannot be listed (each name is then looked up). */
+  private Set<String> entryNames(Path dir) {
+    try {
+      Set<String> names = new HashSet<>();
+      for (Path name : fence.names(dir)) {
+        names.add(name.toString());
+      }
+      return names;
+    } catch (IOException e) {
+      return null;
     }
   }
 
