@@ -1,9 +1,15 @@
 package org.mailrestore.restore.coordination;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Parsed;
 import org.mailrestore.restore.RestoreRequest;
@@ -12,6 +18,7 @@ import org.mailrestore.restore.bookkeeping.ClaimStore.Conflict;
 import org.mailrestore.restore.bookkeeping.OperationStore;
 import org.mailrestore.restore.run.DatabaseRetry;
 import org.mailrestore.restore.run.OperationRun;
+import org.mailrestore.restore.run.Workers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,8 +48,8 @@ final class AccountClaims {
   }
 
   /** Claims the run's accounts, waiting for them; false when cancelled or stopped meanwhile. */
-  boolean await(OperationRun run) throws SQLException {
-    Set<String> wanted = targetNames(run);
+  boolean await(OperationRun run, Workers workers) throws SQLException {
+    Set<String> wanted = targetNames(run, workers);
     long poll = FIRST_POLL_MILLIS;
     String shown = null;
     while (!run.cancel().raised()) {
@@ -75,19 +82,48 @@ final class AccountClaims {
         + "; one operation writes an account at a time";
   }
 
-  /** The addresses the run restores into: its selected accounts, under its policy. */
-  static Set<String> targetNames(OperationRun run) {
+  /**
+   * The addresses the run restores into: its selected accounts, under its policy. A source may read
+   * much to describe an account (a Maildir walks the user's folders, a backup in S3 fetches a
+   * file), so as many accounts are read at once as the operation restores at once.
+   */
+  static Set<String> targetNames(OperationRun run, Workers workers) throws SQLException {
     RestoreRequest request = run.request();
-    Set<String> names = new TreeSet<>();
+    Set<String> names = new ConcurrentSkipListSet<>();
     if (request.selection().into() != null) {
       names.add(request.selection().into());
       return names;
     }
-    for (String sourceId : run.source().accountIds()) {
-      if (run.source().account(sourceId) instanceof Parsed.Ok<Account>(Account account, String at)
-          && request.selection().includes(account)) {
-        names.add(request.targetName(account.name()));
+    Queue<String> ids = new ConcurrentLinkedQueue<>(run.source().accountIds());
+    List<Future<?>> readers = new ArrayList<>();
+    for (int i = 0; i < workers.concurrency().accounts(); i++) {
+      readers.add(
+          workers
+              .io()
+              .submit(() -> {
+                for (String id = ids.poll(); id != null; id = ids.poll()) {
+                  if (run.source().account(id) instanceof Parsed.Ok<Account>(Account a, String at)
+                      && request.selection().includes(a)) {
+                    names.add(request.targetName(a.name()));
+                  }
+                }
+                return null;
+              }));
+    }
+    Throwable failure = null;
+    // Every reader ends before this returns or throws: none may outlive the claim.
+    for (Future<?> reader : readers) {
+      try {
+        reader.get();
+      } catch (ExecutionException e) {
+        failure = failure != null ? failure : e.getCause();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SQLException("interrupted while reading the source's accounts", e);
       }
+    }
+    if (failure != null) {
+      throw DatabaseRetry.asSql(failure);
     }
     return names;
   }

@@ -245,7 +245,7 @@ public final class RestoreEngine implements AutoCloseable {
       if (operation.state().isFinished()) {
         operations.requeue(operationId); // asked to resume: pending until its accounts are free
       }
-      if (!claims.await(run)) {
+      if (!claims.await(run, workers(run.request()))) {
         endings.stopped(operationId, cancel);
         return;
       }
