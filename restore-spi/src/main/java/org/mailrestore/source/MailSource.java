@@ -62,6 +62,10 @@ public interface MailSource extends AutoCloseable {
   /** The ids of the source's accounts, in a stable order. */
   List<String> accountIds();
 
+  /**
+   * One account, described. The engine reads several accounts at once (to learn which addresses an
+   * operation claims), so this is called from several threads.
+   */
   Parsed<Account> account(String accountId);
 
   /** Grants on the account's folders; an empty list when it shares nothing. */

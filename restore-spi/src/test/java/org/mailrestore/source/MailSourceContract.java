@@ -10,11 +10,19 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.mail.Account;
@@ -117,6 +125,45 @@ public abstract class MailSourceContract {
       assertThat(source.domains())
           .anySatisfy(d -> assertThat(((Parsed.Ok<Domain>) d).value().name()).isEqualTo(DOMAIN));
       assertThat(source.account("nobody-here")).isInstanceOf(Parsed.Failed.class);
+    }
+  }
+
+  /**
+   * The engine reads several accounts at once to learn what to claim: a source read from several
+   * threads describes each account as it does read alone.
+   */
+  @Test
+  void accountsReadAtOnceAreTheAccountsReadOneByOne() throws Exception {
+    Map<String, Parsed<Account>> atOnce = new ConcurrentHashMap<>();
+    try (MailSource source = open(dir, mailboxes());
+        ExecutorService threads = Executors.newFixedThreadPool(4)) {
+      List<String> ids = source.accountIds();
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> readers = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        List<String> order = new ArrayList<>(ids);
+        Collections.rotate(order, t); // each thread starts with another account
+        readers.add(
+            threads.submit(() -> {
+              start.await();
+              for (String id : order) {
+                Parsed<Account> read = source.account(id);
+                Parsed<Account> first = atOnce.putIfAbsent(id, read);
+                assertThat(first == null ? read : first).isEqualTo(read);
+              }
+              return null;
+            }));
+      }
+      start.countDown();
+      for (Future<?> reader : readers) {
+        reader.get(30, TimeUnit.SECONDS);
+      }
+    }
+    try (MailSource again = reopen()) {
+      for (String id : again.accountIds()) {
+        assertThat(atOnce.get(id)).isEqualTo(again.account(id));
+      }
+      assertThat(atOnce).hasSameSizeAs(again.accountIds());
     }
   }
 
