@@ -8,29 +8,21 @@ import java.util.Set;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobSource;
 import org.mailrestore.blob.ForwardingBlobSource;
-import org.mailrestore.mail.Account;
-import org.mailrestore.mail.ClassOfService;
-import org.mailrestore.mail.DistributionList;
-import org.mailrestore.mail.Domain;
-import org.mailrestore.mail.Grant;
-import org.mailrestore.mail.Item;
 import org.mailrestore.mail.ItemType;
-import org.mailrestore.mail.Parsed;
 import org.mailrestore.restore.ReadCounter;
+import org.mailrestore.source.ForwardingMailSource;
 import org.mailrestore.source.ItemEntry;
 import org.mailrestore.source.ItemStream;
 import org.mailrestore.source.MailSource;
-import org.mailrestore.source.SourceProblem;
 
 /** A source that counts what is read from it into a {@link ReadCounter}, changing nothing. */
-public final class CountedSource implements MailSource {
+public final class CountedSource extends ForwardingMailSource {
 
-  private final MailSource delegate;
   private final ReadCounter counter;
   private final BlobSource blobs;
 
   public CountedSource(MailSource delegate, ReadCounter counter) {
-    this.delegate = delegate;
+    super(delegate);
     this.counter = counter;
     this.blobs =
         new ForwardingBlobSource(delegate.blobs()) {
@@ -60,50 +52,10 @@ public final class CountedSource implements MailSource {
   }
 
   @Override
-  public String describe() {
-    return delegate.describe();
-  }
-
-  @Override
-  public String identity() throws IOException {
-    return delegate.identity();
-  }
-
-  @Override
-  public String accountRef(String accountId) {
-    return delegate.accountRef(accountId);
-  }
-
-  @Override
-  public List<Parsed<Domain>> domains() {
-    return delegate.domains();
-  }
-
-  @Override
-  public List<Parsed<ClassOfService>> classesOfService() {
-    return delegate.classesOfService();
-  }
-
-  @Override
-  public List<Parsed<DistributionList>> distributionLists() {
-    return delegate.distributionLists();
-  }
-
-  @Override
   public List<String> accountIds() {
     List<String> ids = delegate.accountIds();
     counter.accountsTotal(ids.size());
     return ids;
-  }
-
-  @Override
-  public Parsed<Account> account(String accountId) {
-    return delegate.account(accountId);
-  }
-
-  @Override
-  public Parsed<List<Grant>> grants(String accountId) {
-    return delegate.grants(accountId);
   }
 
   @Override
@@ -133,25 +85,5 @@ public final class CountedSource implements MailSource {
   @Override
   public BlobSource blobs() {
     return blobs;
-  }
-
-  @Override
-  public List<SourceProblem> problems(String accountId) {
-    return delegate.problems(accountId);
-  }
-
-  @Override
-  public void doneWith(String accountId) {
-    delegate.doneWith(accountId);
-  }
-
-  @Override
-  public void doneWithItems(String accountId, List<Item> items) {
-    delegate.doneWithItems(accountId, items);
-  }
-
-  @Override
-  public void close() throws IOException {
-    delegate.close();
   }
 }

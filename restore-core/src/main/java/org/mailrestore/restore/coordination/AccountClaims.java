@@ -1,15 +1,11 @@
 package org.mailrestore.restore.coordination;
 
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListSet;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import org.mailrestore.mail.Account;
 import org.mailrestore.mail.Parsed;
 import org.mailrestore.restore.RestoreRequest;
@@ -95,36 +91,18 @@ final class AccountClaims {
       return names;
     }
     Queue<String> ids = new ConcurrentLinkedQueue<>(run.source().accountIds());
-    List<Future<?>> readers = new ArrayList<>();
-    for (int i = 0; i < workers.concurrency().accounts(); i++) {
-      readers.add(
-          workers
-              .io()
-              .submit(() -> {
-                for (String id = ids.poll(); id != null; id = ids.poll()) {
-                  if (run.source().account(id) instanceof Parsed.Ok<Account>(Account a, String at)
-                      && request.selection().includes(a)) {
-                    names.add(request.targetName(a.name()));
-                  }
-                }
-                return null;
-              }));
-    }
-    Throwable failure = null;
-    // Every reader ends before this returns or throws: none may outlive the claim.
-    for (Future<?> reader : readers) {
-      try {
-        reader.get();
-      } catch (ExecutionException e) {
-        failure = failure != null ? failure : e.getCause();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new SQLException("interrupted while reading the source's accounts", e);
-      }
-    }
-    if (failure != null) {
-      throw DatabaseRetry.asSql(failure);
-    }
+    workers.runAll(
+        workers.concurrency().accounts(),
+        () -> {
+          for (String id = ids.poll(); id != null; id = ids.poll()) {
+            if (run.source().account(id) instanceof Parsed.Ok<Account>(Account a, String at)
+                && request.selection().includes(a)) {
+              names.add(request.targetName(a.name()));
+            }
+          }
+          return null;
+        },
+        "reading the source's accounts");
     return names;
   }
 }

@@ -320,7 +320,7 @@ public final class RestoreEngine implements AutoCloseable {
 
   /** Phase 2 of an operation: its accounts, by the workers of this instance. */
   private void restoreAccounts(OperationRun run) throws SQLException {
-    new AccountWorkers(run, records, workers(run.request()), io).run();
+    new AccountWorkers(run, records, workers(run.request())).run();
   }
 
   /**

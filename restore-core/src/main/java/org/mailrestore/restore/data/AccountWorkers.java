@@ -1,12 +1,7 @@
 package org.mailrestore.restore.data;
 
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import org.mailrestore.restore.AccountProgress;
 import org.mailrestore.restore.AccountState;
 import org.mailrestore.restore.bookkeeping.Claim;
@@ -33,13 +28,11 @@ public final class AccountWorkers {
   private final OperationRun run;
   private final Records records;
   private final Workers workers;
-  private final ExecutorService io;
 
-  public AccountWorkers(OperationRun run, Records records, Workers workers, ExecutorService io) {
+  public AccountWorkers(OperationRun run, Records records, Workers workers) {
     this.run = run;
     this.records = records;
     this.workers = workers;
-    this.io = io;
   }
 
   public void run() throws SQLException {
@@ -51,25 +44,8 @@ public final class AccountWorkers {
             "releasing leftover leases",
             () -> records.books().accounts().releaseAll(run.id(), records.instanceId()));
     while (!run.cancel().raised()) {
-      List<Future<?>> running = new ArrayList<>();
-      for (int i = 0; i < workers.concurrency().accounts(); i++) {
-        running.add(io.submit(this::claimAndRestore));
-      }
-      Throwable failure = null;
       // Every worker ends before this returns or throws: none may outlive the phase.
-      for (Future<?> worker : running) {
-        try {
-          worker.get();
-        } catch (ExecutionException e) {
-          failure = failure != null ? failure : e.getCause();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new SQLException("interrupted while restoring accounts", e);
-        }
-      }
-      if (failure != null) {
-        throw DatabaseRetry.asSql(failure);
-      }
+      workers.runAll(workers.concurrency().accounts(), this::claimAndRestore, "restoring accounts");
       long heldElsewhere =
           records
               .db()

@@ -18,11 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mailrestore.blob.BlobSource;
 import org.mailrestore.mail.Account;
-import org.mailrestore.mail.Domain;
-import org.mailrestore.mail.Grant;
-import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Parsed;
 import org.mailrestore.maildir.MaildirLayout;
 import org.mailrestore.maildir.MaildirSource;
@@ -31,7 +27,7 @@ import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.run.CancelSignal;
 import org.mailrestore.restore.run.OperationRun;
 import org.mailrestore.restore.run.Workers;
-import org.mailrestore.source.ItemStream;
+import org.mailrestore.source.ForwardingMailSource;
 import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceSpec;
 
@@ -55,14 +51,14 @@ class TargetNamesTest {
       AtomicInteger reading = new AtomicInteger();
       AtomicInteger mostAtOnce = new AtomicInteger();
       MailSource watched =
-          new ReadingWatched(maildir) {
+          new ForwardingMailSource(maildir) {
             @Override
             public Parsed<Account> account(String accountId) {
               mostAtOnce.accumulateAndGet(reading.incrementAndGet(), Math::max);
               try {
                 firstTwo.countDown();
                 firstTwo.await(10, TimeUnit.SECONDS);
-                return super.account(accountId);
+                return delegate.account(accountId);
               } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
               } finally {
@@ -90,13 +86,13 @@ class TargetNamesTest {
     try (MaildirSource maildir = new MaildirSource(tree, "example.org", MaildirLayout.AUTO);
         ExecutorService io = Executors.newVirtualThreadPerTaskExecutor()) {
       MailSource failing =
-          new ReadingWatched(maildir) {
+          new ForwardingMailSource(maildir) {
             @Override
             public Parsed<Account> account(String accountId) {
               if (accountId.equals("user2")) {
                 throw new UncheckedIOException(new IOException("the disk went away"));
               }
-              return super.account(accountId);
+              return delegate.account(accountId);
             }
           };
 
@@ -136,64 +132,5 @@ class TargetNamesTest {
   private static Workers workers(ExecutorService io) {
     return new Workers(
         new Concurrency(ACCOUNTS_AT_ONCE, 2, 4), new Semaphore(4), new Semaphore(1), io);
-  }
-
-  /** A source passed through, for a test to watch or change how its accounts are read. */
-  private static class ReadingWatched implements MailSource {
-    private final MailSource source;
-
-    ReadingWatched(MailSource source) {
-      this.source = source;
-    }
-
-    @Override
-    public String describe() {
-      return source.describe();
-    }
-
-    @Override
-    public String identity() throws IOException {
-      return source.identity();
-    }
-
-    @Override
-    public String accountRef(String accountId) {
-      return source.accountRef(accountId);
-    }
-
-    @Override
-    public List<Parsed<Domain>> domains() {
-      return source.domains();
-    }
-
-    @Override
-    public List<String> accountIds() {
-      return source.accountIds();
-    }
-
-    @Override
-    public Parsed<Account> account(String accountId) {
-      return source.account(accountId);
-    }
-
-    @Override
-    public Parsed<List<Grant>> grants(String accountId) {
-      return source.grants(accountId);
-    }
-
-    @Override
-    public ItemStream items(String accountId, Set<ItemType> types) throws IOException {
-      return source.items(accountId, types);
-    }
-
-    @Override
-    public BlobSource blobs() {
-      return source.blobs();
-    }
-
-    @Override
-    public void close() throws IOException {
-      source.close();
-    }
   }
 }
