@@ -120,16 +120,21 @@ public final class Restores implements AutoCloseable {
     // A timeout of centuries (a local run's "as long as it takes") must not overflow.
     long wait = timeout.compareTo(LONGEST_WAIT) >= 0 ? LONGEST_WAIT.toNanos() : timeout.toNanos();
     long deadline = System.nanoTime() + wait;
+    // Marked before each read, so that an end between the read and the wait is not missed.
+    long mark = engine.endingsSoFar();
     OperationSummary s = require(id);
     while (!s.state().isFinished()
         && System.nanoTime() < deadline
         && !(runs.isStopping() && !runs.isActive(id))) {
+      // An operation run here wakes this at its end; one run by another instance is polled.
+      long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
       try {
-        Thread.sleep(AWAIT_POLL_MILLIS);
+        engine.awaitEndingAfter(mark, Math.min(AWAIT_POLL_MILLIS, left));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         break;
       }
+      mark = engine.endingsSoFar();
       s = require(id);
     }
     return OperationView.of(s, Instant.now());

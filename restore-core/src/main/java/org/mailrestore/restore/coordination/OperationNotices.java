@@ -47,18 +47,30 @@ final class OperationNotices {
     }
   }
 
+  /** A mark of the operations of this engine ended so far, to wait from. */
+  synchronized long endingsSoFar() {
+    return endings;
+  }
+
   /** Waits {@code millis}, or less when an operation of this engine ends meanwhile. */
   synchronized void awaitEnding(long millis, String awaited) throws SQLException {
-    long seen = endings;
-    long deadline = System.nanoTime() + millis * 1_000_000;
     try {
-      for (long left = millis; endings == seen && left > 0; ) {
-        wait(left);
-        left = (deadline - System.nanoTime()) / 1_000_000;
-      }
+      awaitEndingAfter(endings, millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new SQLException("interrupted while waiting for " + awaited, e);
+    }
+  }
+
+  /**
+   * Waits {@code millis}, or less when an operation of this engine has ended since {@code mark} was
+   * taken ({@link #endingsSoFar}): an ending between the mark and the wait is not missed.
+   */
+  synchronized void awaitEndingAfter(long mark, long millis) throws InterruptedException {
+    long deadline = System.nanoTime() + millis * 1_000_000;
+    for (long left = millis; endings == mark && left > 0; ) {
+      wait(left);
+      left = (deadline - System.nanoTime()) / 1_000_000;
     }
   }
 }

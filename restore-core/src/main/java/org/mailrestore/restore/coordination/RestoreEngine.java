@@ -74,6 +74,10 @@ public final class RestoreEngine implements AutoCloseable {
   private final ExecutorService io =
       new LogContextExecutor(Executors.newVirtualThreadPerTaskExecutor());
   private final Map<String, CancelSignal> running = new ConcurrentHashMap<>();
+
+  /** Notified as an operation stops running here, for a shutdown waiting for them. */
+  private final Object runningLeft = new Object();
+
   private final DatabaseRetry db;
   private final Records records;
   private final Heartbeat heartbeat;
@@ -210,7 +214,7 @@ public final class RestoreEngine implements AutoCloseable {
         }
       }
     } finally {
-      running.remove(operationId);
+      leave(operationId);
     }
   }
 
@@ -229,7 +233,7 @@ public final class RestoreEngine implements AutoCloseable {
     try (var logContext = MDC.putCloseable(LOG_OPERATION, operationId)) {
       return assist(operation, cancel);
     } finally {
-      running.remove(operationId);
+      leave(operationId);
     }
   }
 
@@ -335,6 +339,22 @@ public final class RestoreEngine implements AutoCloseable {
     }
   }
 
+  /**
+   * A mark of the operations this engine has ended so far, to wait from with {@link
+   * #awaitEndingAfter}.
+   */
+  public long endingsSoFar() {
+    return notices.endingsSoFar();
+  }
+
+  /**
+   * Waits {@code millis}, or less when an operation of this engine has ended since {@code mark}:
+   * who awaits an operation run here learns of its end at once, not at its next poll.
+   */
+  public void awaitEndingAfter(long mark, long millis) throws InterruptedException {
+    notices.awaitEndingAfter(mark, millis);
+  }
+
   /** Operations interrupted by a crash or a shutdown, which {@link #run} resumes. */
   public List<String> interrupted() throws SQLException {
     return books.leases().orphaned();
@@ -361,15 +381,29 @@ public final class RestoreEngine implements AutoCloseable {
   public void shutdown(Duration grace) {
     running.values().forEach(s -> s.raise(CancelSignal.Reason.SHUTDOWN));
     long deadline = System.nanoTime() + grace.toNanos();
-    while (!running.isEmpty() && System.nanoTime() < deadline) {
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
+    synchronized (runningLeft) {
+      for (long left = grace.toMillis(); !running.isEmpty() && left > 0; ) {
+        try {
+          runningLeft.wait(left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+        left = (deadline - System.nanoTime()) / 1_000_000;
       }
     }
     close();
+  }
+
+  /**
+   * An operation stops running here; a shutdown waiting for it goes on at once (a command exits as
+   * its operation ends, not at a poll).
+   */
+  private void leave(String operationId) {
+    synchronized (runningLeft) {
+      running.remove(operationId);
+      runningLeft.notifyAll();
+    }
   }
 
   @Override
