@@ -5,9 +5,7 @@ import java.io.UncheckedIOException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -73,11 +71,7 @@ public final class RestoreEngine implements AutoCloseable {
   private final Semaphore largePermits = new Semaphore(LARGE_COPIES);
   private final ExecutorService io =
       new LogContextExecutor(Executors.newVirtualThreadPerTaskExecutor());
-  private final Map<String, CancelSignal> running = new ConcurrentHashMap<>();
-
-  /** Notified as an operation stops running here, for a shutdown waiting for them. */
-  private final Object runningLeft = new Object();
-
+  private final RunningHere running = new RunningHere();
   private final DatabaseRetry db;
   private final Records records;
   private final Heartbeat heartbeat;
@@ -106,7 +100,8 @@ public final class RestoreEngine implements AutoCloseable {
     HeldLeases leases = new HeldLeases(leaseSeconds);
     this.records = new Records(books, db, metrics, instanceId, leaseSeconds, leases);
     this.heartbeat =
-        new Heartbeat(operations, books.leases(), instanceId, leaseSeconds, running, leases);
+        new Heartbeat(
+            operations, books.leases(), instanceId, leaseSeconds, running.signals(), leases);
     this.submissions = new Submissions(operations, sources);
     this.notices = new OperationNotices(books);
     this.claims = new AccountClaims(books.claims(), operations, db, notices);
@@ -183,7 +178,7 @@ public final class RestoreEngine implements AutoCloseable {
       return existing; // done; restoring the same backup again is a new operation
     }
     CancelSignal cancel = new CancelSignal();
-    if (running.putIfAbsent(operationId, cancel) != null) {
+    if (!running.enter(operationId, cancel)) {
       throw new IllegalStateException("operation " + operationId + " is running on this instance");
     }
     startHeartbeat();
@@ -214,7 +209,7 @@ public final class RestoreEngine implements AutoCloseable {
         }
       }
     } finally {
-      leave(operationId);
+      running.leave(operationId);
     }
   }
 
@@ -226,14 +221,14 @@ public final class RestoreEngine implements AutoCloseable {
   public boolean assist(String operationId) throws SQLException {
     OperationSummary operation = requireExists(operationId);
     CancelSignal cancel = new CancelSignal();
-    if (running.putIfAbsent(operationId, cancel) != null) {
+    if (!running.enter(operationId, cancel)) {
       return false;
     }
     startHeartbeat();
     try (var logContext = MDC.putCloseable(LOG_OPERATION, operationId)) {
       return assist(operation, cancel);
     } finally {
-      leave(operationId);
+      running.leave(operationId);
     }
   }
 
@@ -333,7 +328,7 @@ public final class RestoreEngine implements AutoCloseable {
    */
   public void cancel(String operationId) throws SQLException {
     operations.cancel(operationId);
-    CancelSignal here = running.get(operationId);
+    CancelSignal here = running.signal(operationId);
     if (here != null) {
       here.raise(CancelSignal.Reason.CANCELLED);
     }
@@ -367,7 +362,7 @@ public final class RestoreEngine implements AutoCloseable {
 
   /** Whether this instance is running (or helping with) the operation now. */
   public boolean isRunning(String operationId) {
-    return running.containsKey(operationId);
+    return running.contains(operationId);
   }
 
   private void startHeartbeat() {
@@ -379,31 +374,8 @@ public final class RestoreEngine implements AutoCloseable {
    * finish, and the operations stay RUNNING, to be resumed by the next start.
    */
   public void shutdown(Duration grace) {
-    running.values().forEach(s -> s.raise(CancelSignal.Reason.SHUTDOWN));
-    long deadline = System.nanoTime() + grace.toNanos();
-    synchronized (runningLeft) {
-      for (long left = grace.toMillis(); !running.isEmpty() && left > 0; ) {
-        try {
-          runningLeft.wait(left);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          break;
-        }
-        left = (deadline - System.nanoTime()) / 1_000_000;
-      }
-    }
+    running.stopAll(CancelSignal.Reason.SHUTDOWN, grace);
     close();
-  }
-
-  /**
-   * An operation stops running here; a shutdown waiting for it goes on at once (a command exits as
-   * its operation ends, not at a poll).
-   */
-  private void leave(String operationId) {
-    synchronized (runningLeft) {
-      running.remove(operationId);
-      runningLeft.notifyAll();
-    }
   }
 
   @Override
