@@ -67,10 +67,6 @@ final class OperationNotices {
    * taken ({@link #endingsSoFar}): an ending between the mark and the wait is not missed.
    */
   synchronized void awaitEndingAfter(long mark, long millis) throws InterruptedException {
-    long deadline = System.nanoTime() + millis * 1_000_000;
-    for (long left = millis; endings == mark && left > 0; ) {
-      wait(left);
-      left = (deadline - System.nanoTime()) / 1_000_000;
-    }
+    MonitorWait.until(this, () -> endings != mark, millis);
   }
 }

@@ -46,15 +46,10 @@ final class RunningHere {
    */
   synchronized void stopAll(CancelSignal.Reason reason, Duration grace) {
     running.values().forEach(s -> s.raise(reason));
-    long deadline = System.nanoTime() + grace.toNanos();
-    for (long left = grace.toMillis(); !running.isEmpty() && left > 0; ) {
-      try {
-        wait(left);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-      left = (deadline - System.nanoTime()) / 1_000_000;
+    try {
+      MonitorWait.until(this, running::isEmpty, grace.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }
