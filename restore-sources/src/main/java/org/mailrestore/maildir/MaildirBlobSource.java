@@ -1,7 +1,6 @@
 package org.mailrestore.maildir;
 
 import java.io.ByteArrayInputStream;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.NoSuchFileException;
@@ -237,7 +236,9 @@ final class MaildirBlobSource implements BlobSource {
 
   /**
    * The bytes as hashed when they are still kept (given up: a second copy of the same message reads
-   * the file), else the file. Either way the copy checks the file ({@link #verifying}).
+   * the file), else the file, checked at its end to be still the file hashed: the same size,
+   * modification time and file key (decision 0020). Kept bytes need no check: they are the bytes
+   * hashed, whatever became of the file since (a live server marking the message read renames it).
    */
   @Override
   public InputStream open(BlobDigest digest) throws IOException {
@@ -251,99 +252,79 @@ final class MaildirBlobSource implements BlobSource {
         return new ByteArrayInputStream(content);
       }
     }
+    InputStream file;
     try {
-      return hashed.compression().open(fence, hashed.file());
+      file = hashed.compression().open(fence, hashed.file());
     } catch (NoSuchFileException e) {
       throw new BlobException(
           BlobException.Reason.MISSING,
           "message " + hashed.file() + " disappeared from the Maildir tree");
     }
+    return new CheckedAtEnd(file) {
+      @Override
+      void check(long count) throws IOException {
+        checkUnchanged(digest, hashed, count);
+      }
+    };
   }
 
-  /** Checks at end of stream that the file is still the one hashed, and the count its size. */
+  /** Fails unless the file is still the one hashed and {@code count} bytes were its message. */
+  private void checkUnchanged(BlobDigest digest, Hashed hashed, long count) throws IOException {
+    BasicFileAttributes now;
+    try {
+      now = fence.attributes(hashed.file());
+    } catch (NoSuchFileException e) {
+      throw new BlobException(
+          BlobException.Reason.MISSING,
+          "message " + hashed.file() + " disappeared from the Maildir tree while it was read");
+    }
+    if (now.size() != hashed.size() || count != hashed.messageSize()) {
+      throw new BlobException(
+          BlobException.Reason.SIZE_MISMATCH,
+          "message "
+              + hashed.file()
+              + ": "
+              + count
+              + " bytes read and "
+              + now.size()
+              + " on disk, not the "
+              + hashed.messageSize()
+              + " and "
+              + hashed.size()
+              + " it had when it was hashed (was the tree changed?)");
+    }
+    String change = hashed.change(Hashed.of(hashed.file(), now));
+    if (change != null) {
+      throw new BlobException(
+          BlobException.Reason.DIGEST_MISMATCH,
+          "message " + hashed.file() + " changed since it was hashed to " + digest + ": " + change);
+    }
+  }
+
+  /**
+   * Checks at end of stream that the count is the size the item declares: the bytes themselves were
+   * checked where they came from ({@link #open}), not hashed again.
+   */
   @Override
   public InputStream verifying(BlobDigest digest, long expectedSize, InputStream in) {
     Hashed hashed = find(digest);
     if (hashed == null) {
       return BlobSource.super.verifying(digest, expectedSize, in);
     }
-    return new FilterInputStream(in) {
-      private long count;
-      private boolean checked;
-
+    long declared = expectedSize >= 0 ? expectedSize : hashed.messageSize();
+    return new CheckedAtEnd(in) {
       @Override
-      public int read() throws IOException {
-        int b = in.read();
-        if (b < 0) {
-          checkAtEnd();
-        } else {
-          count++;
-        }
-        return b;
-      }
-
-      @Override
-      public int read(byte[] buffer, int offset, int length) throws IOException {
-        int n = in.read(buffer, offset, length);
-        if (n < 0) {
-          checkAtEnd();
-        } else {
-          count += n;
-        }
-        return n;
-      }
-
-      @Override
-      public long skip(long n) throws IOException {
-        long skipped = in.skip(n);
-        count += skipped;
-        return skipped;
-      }
-
-      @Override
-      public boolean markSupported() {
-        return false;
-      }
-
-      private void checkAtEnd() throws IOException {
-        if (checked) {
-          return;
-        }
-        checked = true;
-        BasicFileAttributes now;
-        try {
-          now = fence.attributes(hashed.file());
-        } catch (NoSuchFileException e) {
-          throw new BlobException(
-              BlobException.Reason.MISSING,
-              "message " + hashed.file() + " disappeared from the Maildir tree while it was read");
-        }
-        long declared = expectedSize >= 0 ? expectedSize : hashed.messageSize();
-        if (count != declared || now.size() != hashed.size() || count != hashed.messageSize()) {
+      void check(long count) throws IOException {
+        if (count != declared) {
           throw new BlobException(
               BlobException.Reason.SIZE_MISMATCH,
               "message "
                   + hashed.file()
                   + ": "
                   + count
-                  + " bytes read and "
-                  + now.size()
-                  + " on disk, not the "
-                  + hashed.messageSize()
-                  + " and "
-                  + hashed.size()
-                  + " it had when it was hashed (was the tree changed?)");
-        }
-        String change = hashed.change(Hashed.of(hashed.file(), now));
-        if (change != null) {
-          throw new BlobException(
-              BlobException.Reason.DIGEST_MISMATCH,
-              "message "
-                  + hashed.file()
-                  + " changed since it was hashed to "
-                  + digest
-                  + ": "
-                  + change);
+                  + " bytes read, not the "
+                  + declared
+                  + " its item declares (was the tree changed?)");
         }
       }
     };

@@ -101,10 +101,35 @@ class MaildirBlobCheckTest {
     }
   }
 
+  /**
+   * The first copy takes the bytes the reader kept: the bytes hashed, whatever became of the file
+   * since; a later copy reads the file.
+   */
+  private static void firstCopyTakesTheKeptBytes(MailSource source, Revision state)
+      throws IOException {
+    assertThat(readVerified(source.blobs(), state)).isEqualTo(FIRST);
+  }
+
+  @Test
+  void keptBytesAreTheBytesHashedWhateverBecameOfTheFile() throws IOException {
+    try (MailSource source = tree()) {
+      Revision state = readAlice(source).getFirst();
+      // A live server marks the message read: the file is renamed, its flags in its name.
+      Files.move(file, file.resolveSibling("1000.M1P1.host:2,RS"));
+      firstCopyTakesTheKeptBytes(source, state);
+      assertThatThrownBy(() -> readVerified(source.blobs(), state))
+          .isInstanceOfSatisfying(
+              BlobException.class,
+              e -> assertThat(e.reason()).isEqualTo(BlobException.Reason.MISSING))
+          .hasMessageContaining("disappeared from the Maildir tree");
+    }
+  }
+
   @Test
   void aMessageRewrittenAfterItWasHashedFailsItsCheck() throws IOException {
     try (MailSource source = tree()) {
       Revision state = readAlice(source).getFirst();
+      firstCopyTakesTheKeptBytes(source, state);
       FileTime hashedAt = Files.getLastModifiedTime(file);
       Files.write(file, SECOND);
       Files.setLastModifiedTime(file, FileTime.fromMillis(hashedAt.toMillis() + 1000));
@@ -125,6 +150,7 @@ class MaildirBlobCheckTest {
   void aMessageThatGrewFailsOnItsSize() throws IOException {
     try (MailSource source = tree()) {
       Revision state = readAlice(source).getFirst();
+      firstCopyTakesTheKeptBytes(source, state);
       Files.write(file, message("first, and longer"));
       assertThatThrownBy(() -> readVerified(source.blobs(), state))
           .isInstanceOfSatisfying(
@@ -138,6 +164,7 @@ class MaildirBlobCheckTest {
   void aMessageReplacedByAnotherFileFailsItsCheck() throws IOException {
     try (MailSource source = tree()) {
       Revision state = readAlice(source).getFirst();
+      firstCopyTakesTheKeptBytes(source, state);
       FileTime hashedAt = Files.getLastModifiedTime(file);
       Path other = file.resolveSibling("other");
       Files.write(other, SECOND);
