@@ -132,10 +132,12 @@ public final class VolumeStore {
   }
 
   /**
-   * Records blobs a volume now holds, in a short transaction of their own: called once the blobs
-   * are durable and before the items that refer to them commit. A blob recorded for a cluster that
-   * then fails is still a true entry, found by the next cluster that needs the same digest. Rows
-   * already there are kept (another cluster stored the same digest meanwhile; one is enough).
+   * Records blobs a volume now holds, committed on their own: called once the blobs are durable and
+   * before the items that refer to them commit. A blob recorded for a cluster that then fails is
+   * still a true entry, found by the next cluster that needs the same digest. Rows already there
+   * are kept (another cluster stored the same digest meanwhile; one is enough). Each row is true
+   * alone, so the batch is sent in auto-commit, without a transaction around it: three round trips
+   * fewer per cluster ({@code set autocommit} twice and the commit), a tenth of a small account's.
    */
   public void record(int volumeId, Collection<StoredBlob> blobs) throws SQLException {
     if (blobs.isEmpty()) {
@@ -145,7 +147,7 @@ public final class VolumeStore {
     // wait for each other briefly instead of deadlocking.
     List<StoredBlob> sorted =
         blobs.stream().sorted(Comparator.comparing(b -> b.digest().hex())).toList();
-    Sql.inTransaction(
+    Sql.withConnection(
         dataSource,
         c -> {
           try (PreparedStatement ps =
