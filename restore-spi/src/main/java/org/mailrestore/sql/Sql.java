@@ -140,7 +140,6 @@ public final class Sql {
     }
   }
 
-  /** The largest IN list sent in one query: longer lists go in chunks of this size. */
   /**
    * Reserves {@code n} ids of an account in a target's own account table (a {@code next_id} column,
    * keyed by {@code id}), in the caller's transaction, which holds the row until it ends; returns
@@ -163,6 +162,7 @@ public final class Sql {
     }
   }
 
+  /** The largest IN list sent in one query: longer lists go in chunks of this size. */
   public static final int MAX_IN_LIST = 1000;
 
   /** The most characters a TEXT column (65,535 bytes) holds whatever they are (4 bytes at most). */

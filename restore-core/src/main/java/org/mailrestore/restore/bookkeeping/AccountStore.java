@@ -19,7 +19,7 @@ import org.mailrestore.sql.Sql;
 
 /**
  * The accounts of operations: where each goes in the target, its state and counters, and the lease
- * of the instance restoring it. Instances claim accounts one at a time ({@code SKIP LOCKED}); the
+ * of the instance restoring it. Instances claim accounts one at a time ({@link #claimNext}); the
  * heartbeat renews their leases; an instance that dies loses its accounts after one lease.
  */
 public final class AccountStore {
@@ -71,62 +71,69 @@ public final class AccountStore {
         sourceAccountId);
   }
 
-  /**
-   * The next free account of an operation, by name, locked. Read in the order of its index (V5), so
-   * that it locks only the rows it passes: a worker claiming at the same moment skips those and
-   * takes the next, rather than finding every row locked and stopping.
-   */
-  static final String NEXT_FREE_ACCOUNT =
+  /** An account phase 2 may take: not finished, and held by nobody or by a lease run out. */
+  private static final String CLAIMABLE =
+      "finished_at IS NULL AND state IN ('PROVISIONED', 'RESTORING', 'SKIPPED')"
+          + " AND (lease_owner IS NULL OR lease_until < NOW(3))";
+
+  /** How many free accounts one read offers a claim. */
+  private static final int CANDIDATES = 8;
+
+  /** The next free accounts of an operation, by name (V5's index), read without locking them. */
+  static final String FREE_ACCOUNTS =
       "SELECT source_account_id FROM restore_account FORCE INDEX (i_account_claim_order)"
-          + " WHERE operation_id = ? AND finished_at IS NULL"
-          + " AND state IN ('PROVISIONED', 'RESTORING', 'SKIPPED')"
-          + " AND (lease_owner IS NULL OR lease_until < NOW(3))"
-          + " ORDER BY account_name LIMIT 1 FOR UPDATE SKIP LOCKED";
+          + " WHERE operation_id = ? AND "
+          + CLAIMABLE
+          + " ORDER BY account_name LIMIT "
+          + CANDIDATES;
 
   /**
    * Claims the next account of phase 2 for this instance and returns it; empty when every account
    * left is finished or held by a live instance. An account is claimable when nobody holds it or
-   * the holder's lease expired (it died). {@code SKIP LOCKED} lets instances claiming at the same
-   * moment take different accounts instead of queueing on one row; the lease, renewed by the
-   * heartbeat, keeps the account this instance's after the commit.
+   * the holder's lease expired (it died); the lease, renewed by the heartbeat, keeps the account
+   * this instance's.
+   *
+   * <p>The free accounts are read without locks, then taken one by one by an update that checks
+   * again that the account is free: of two claimers racing for one account, the second's update
+   * waits for the first's (one statement) and finds it taken, and it tries the next. A locking read
+   * ({@code FOR UPDATE SKIP LOCKED}) kept every row it passed locked until its commit, the accounts
+   * other workers held among them, whose cluster commits then waited and now and then deadlocked
+   * with the claim.
    */
   public Optional<AccountProgress> claimNext(String operationId, Claim claim, int leaseSeconds)
       throws SQLException {
-    return Sql.inTransaction(
-        dataSource,
-        c -> {
-          String sourceAccountId;
-          try (PreparedStatement ps = c.prepareStatement(NEXT_FREE_ACCOUNT)) {
-            Sql.bind(ps, operationId);
-            try (ResultSet rs = ps.executeQuery()) {
-              if (!rs.next()) {
-                return Optional.<AccountProgress>empty();
-              }
-              sourceAccountId = rs.getString(1);
-            }
-          }
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "UPDATE restore_account SET lease_owner = ?, lease_claim = ?,"
-                      + " lease_until = NOW(3) + INTERVAL ? SECOND,"
-                      + " started_at = COALESCE(started_at, NOW(3)),"
-                      + " state = IF(state = 'PROVISIONED', 'RESTORING', state)"
-                      + " WHERE operation_id = ? AND source_account_id = ?")) {
-            Sql.bind(ps, claim.owner(), claim.number(), leaseSeconds, operationId, sourceAccountId);
-            ps.executeUpdate();
-          }
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "SELECT "
-                      + COLUMNS
-                      + " FROM restore_account WHERE operation_id = ? AND source_account_id = ?")) {
-            Sql.bind(ps, operationId, sourceAccountId);
-            try (ResultSet rs = ps.executeQuery()) {
-              rs.next();
-              return Optional.of(account(rs));
-            }
-          }
-        });
+    for (List<String> free =
+            Sql.query(dataSource, FREE_ACCOUNTS, rs -> rs.getString(1), operationId);
+        !free.isEmpty();
+        free = Sql.query(dataSource, FREE_ACCOUNTS, rs -> rs.getString(1), operationId)) {
+      for (String sourceAccountId : free) {
+        int taken =
+            Sql.update(
+                dataSource,
+                "UPDATE restore_account SET lease_owner = ?, lease_claim = ?,"
+                    + " lease_until = NOW(3) + INTERVAL ? SECOND,"
+                    + " started_at = COALESCE(started_at, NOW(3)),"
+                    + " state = IF(state = 'PROVISIONED', 'RESTORING', state)"
+                    + " WHERE operation_id = ? AND source_account_id = ? AND "
+                    + CLAIMABLE,
+                claim.owner(),
+                claim.number(),
+                leaseSeconds,
+                operationId,
+                sourceAccountId);
+        if (taken == 1) {
+          return Sql.queryOne(
+              dataSource,
+              "SELECT "
+                  + COLUMNS
+                  + " FROM restore_account WHERE operation_id = ? AND source_account_id = ?",
+              AccountStore::account,
+              operationId,
+              sourceAccountId);
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   /** Sets an account's final (or new) state before anyone holds it (phase 1). */

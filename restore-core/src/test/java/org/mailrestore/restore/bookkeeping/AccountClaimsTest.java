@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,26 +37,55 @@ class AccountClaimsTest {
   }
 
   @Test
-  void aClaimInProgressLeavesTheOtherAccountsToAnotherWorker() throws Exception {
-    try (Connection held = database.dataSource().getConnection()) {
-      held.setAutoCommit(false);
-      // Another worker is in the middle of its claim: its read of the next free account holds
-      // its locks until it commits.
-      try (PreparedStatement ps = held.prepareStatement(AccountStore.NEXT_FREE_ACCOUNT)) {
+  void aClaimRacingAnotherForTheSameAccountTakesTheNext() throws Exception {
+    try (Connection other = database.dataSource().getConnection()) {
+      other.setAutoCommit(false);
+      // Another worker's claim of alice, not yet committed: this claim reads alice as free.
+      try (PreparedStatement ps =
+          other.prepareStatement(
+              "UPDATE restore_account SET lease_owner = 'there', lease_claim = 1,"
+                  + " lease_until = NOW(3) + INTERVAL 300 SECOND"
+                  + " WHERE operation_id = ? AND source_account_id = 'src-alice'")) {
         ps.setString(1, operationId);
-        try (ResultSet rs = ps.executeQuery()) {
-          assertThat(rs.next()).isTrue();
-          assertThat(rs.getString(1)).isEqualTo("src-alice");
-        }
+        assertThat(ps.executeUpdate()).isEqualTo(1);
       }
+      CompletableFuture<Optional<AccountProgress>> mine =
+          CompletableFuture.supplyAsync(() -> {
+            try {
+              return books.accounts().claimNext(operationId, Claim.next("here"), 300);
+            } catch (SQLException e) {
+              throw new IllegalStateException(e);
+            }
+          });
+      Thread.sleep(300); // this claim's update of alice now waits for the other's
+      assertThat(mine).isNotDone();
+      other.commit();
 
-      Optional<AccountProgress> mine =
-          books.accounts().claimNext(operationId, Claim.next("here"), 300);
-
-      assertThat(mine).as("a worker claiming meanwhile takes the next account").isPresent();
-      assertThat(mine.get().sourceAccountId()).isEqualTo("src-bob");
-      held.rollback();
+      assertThat(mine.get(10, TimeUnit.SECONDS))
+          .as("alice went to the other worker: this claim takes the next account")
+          .hasValueSatisfying(a -> assertThat(a.sourceAccountId()).isEqualTo("src-bob"));
     }
+  }
+
+  @Test
+  void anAccountHeldUnderALiveLeaseIsNotClaimedAndOneWhoseLeaseRanOutIs() throws Exception {
+    try (Connection c = database.dataSource().getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "UPDATE restore_account SET lease_owner = 'there', lease_claim = 1,"
+                    + " lease_until = NOW(3) + INTERVAL ? SECOND"
+                    + " WHERE operation_id = ? AND source_account_id = ?")) {
+      for (Object[] lease : new Object[][] {{300, "src-alice"}, {-1, "src-bob"}}) {
+        ps.setInt(1, (Integer) lease[0]);
+        ps.setString(2, operationId);
+        ps.setString(3, (String) lease[1]);
+        ps.executeUpdate();
+      }
+    }
+    AccountProgress mine =
+        books.accounts().claimNext(operationId, Claim.next("here"), 300).orElseThrow();
+    assertThat(mine.sourceAccountId()).isEqualTo("src-bob");
+    assertThat(mine.leaseOwner()).isEqualTo("here");
   }
 
   @Test
