@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.util.Arrays;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 
@@ -19,7 +20,40 @@ public final class Streams {
   private static final int SMALL_BUFFER = 16 * 1024;
   private static final int PIPELINE_BUFFERS = 4;
 
+  /** Up to this size an expected size is trusted enough to allocate for it in advance. */
+  static final int PRESIZED_UP_TO = LARGE_BUFFER;
+
   private Streams() {}
+
+  /**
+   * A stream's bytes to its end, read into an array of the size expected: {@code readAllBytes}
+   * instead fills buffers and copies them into the result, and from a file first asks its size and
+   * position again. A stream shorter or longer than expected is read as it is. The stream is read
+   * to its end (a check made at the end of a stream is made).
+   *
+   * @param expectedSize the size expected; unknown (-1) or over {@link #PRESIZED_UP_TO} (a size
+   *     declared by a backup is not trusted with memory) reads as {@code readAllBytes} does
+   */
+  public static byte[] readAll(InputStream in, long expectedSize) throws IOException {
+    if (expectedSize < 0 || expectedSize > PRESIZED_UP_TO) {
+      return in.readAllBytes();
+    }
+    int size = (int) expectedSize;
+    byte[] bytes = new byte[size];
+    int n = in.readNBytes(bytes, 0, size);
+    if (n < size) {
+      return Arrays.copyOf(bytes, n);
+    }
+    int next = in.read();
+    if (next < 0) {
+      return bytes;
+    }
+    byte[] rest = in.readAllBytes();
+    byte[] grown = Arrays.copyOf(bytes, size + 1 + rest.length);
+    grown[size] = (byte) next;
+    System.arraycopy(rest, 0, grown, size + 1, rest.length);
+    return grown;
+  }
 
   /**
    * Copies {@code in} to {@code out} until end of stream and returns the bytes copied.

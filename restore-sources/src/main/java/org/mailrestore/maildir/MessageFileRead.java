@@ -10,6 +10,7 @@ import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.blob.ItemSizeLimit;
 import org.mailrestore.blob.PathFence;
+import org.mailrestore.blob.Streams;
 import org.mailrestore.files.Compression;
 import org.mailrestore.message.MessageHeaders;
 
@@ -50,7 +51,8 @@ record MessageFileRead(
     }
     try (InputStream in = fence.open(file)) {
       if (listedSize <= MaildirBlobSource.KEPT_UP_TO) {
-        byte[] whole = readWhole(in, (int) listedSize);
+        // Read at the size listed, without asking the file its size and position again.
+        byte[] whole = Streams.readAll(in, listedSize);
         Compression compression = maildir ? Compression.of(whole, whole.length) : Compression.NONE;
         if (compression != Compression.NONE) {
           return decompressed(
@@ -76,28 +78,6 @@ record MessageFileRead(
           ? hashed(all, compression, head, buffer)
           : decompressed(all, compression, maxItemBytes, head, buffer);
     }
-  }
-
-  /**
-   * The file's bytes, read into an array of the size it was listed with. {@code readAllBytes} would
-   * first ask the file its size and position again: three system calls of six per message. A file
-   * whose size changed since is read whole as it is now.
-   */
-  private static byte[] readWhole(InputStream in, int listedSize) throws IOException {
-    byte[] bytes = new byte[listedSize];
-    int n = in.readNBytes(bytes, 0, listedSize);
-    if (n < listedSize) {
-      return Arrays.copyOf(bytes, n);
-    }
-    int next = in.read();
-    if (next < 0) {
-      return bytes;
-    }
-    byte[] rest = in.readAllBytes();
-    byte[] grown = Arrays.copyOf(bytes, listedSize + 1 + rest.length);
-    grown[listedSize] = (byte) next;
-    System.arraycopy(rest, 0, grown, listedSize + 1, rest.length);
-    return grown;
   }
 
   /** Hashes the message a compressed file holds; a damaged file fails saying so. */

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.InterruptedIOException;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
+import org.mailrestore.blob.Streams;
 import org.mailrestore.destination.ItemBatch.ItemToWrite;
 import org.mailrestore.destination.ItemBatch.Staged;
 import org.mailrestore.source.Passing;
@@ -23,7 +24,7 @@ public final class WholeContent {
   public static Staged stage(Passing content, BlobDigest declared) throws IOException {
     byte[] bytes;
     try (InputStream in = content.open()) {
-      bytes = in.readAllBytes();
+      bytes = Streams.readAll(in, content.size());
     }
     return new Staged(
         check(bytes, declared, content.size(), content.describe()), bytes.length, bytes);
@@ -40,7 +41,8 @@ public final class WholeContent {
     }
     long size = item.state().size();
     try {
-      return context.content().read(digest, size > 0 ? size : -1, InputStream::readAllBytes);
+      long expected = size > 0 ? size : -1;
+      return context.content().read(digest, expected, in -> Streams.readAll(in, expected));
     } catch (BlobException e) {
       throw e;
     } catch (IOException e) {
