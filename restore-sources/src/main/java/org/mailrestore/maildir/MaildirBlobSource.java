@@ -281,17 +281,9 @@ final class MaildirBlobSource implements BlobSource {
     if (now.size() != hashed.size() || count != hashed.messageSize()) {
       throw new BlobException(
           BlobException.Reason.SIZE_MISMATCH,
-          "message "
-              + hashed.file()
-              + ": "
-              + count
-              + " bytes read and "
-              + now.size()
-              + " on disk, not the "
-              + hashed.messageSize()
-              + " and "
-              + hashed.size()
-              + " it had when it was hashed (was the tree changed?)");
+          "message %s: %d bytes read and %d on disk, not the %d and %d it had when it was hashed"
+                  .formatted(hashed.file(), count, now.size(), hashed.messageSize(), hashed.size())
+              + " (was the tree changed?)");
     }
     String change = hashed.change(Hashed.of(hashed.file(), now));
     if (change != null) {
@@ -318,13 +310,8 @@ final class MaildirBlobSource implements BlobSource {
         if (count != declared) {
           throw new BlobException(
               BlobException.Reason.SIZE_MISMATCH,
-              "message "
-                  + hashed.file()
-                  + ": "
-                  + count
-                  + " bytes read, not the "
-                  + declared
-                  + " its item declares (was the tree changed?)");
+              "message %s: %d bytes read, not the %d its item declares (was the tree changed?)"
+                  .formatted(hashed.file(), count, declared));
         }
       }
     };
