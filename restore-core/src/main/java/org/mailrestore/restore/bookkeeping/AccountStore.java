@@ -79,8 +79,7 @@ public final class AccountStore {
   /** How many free accounts one read offers a claim. */
   private static final int CANDIDATES = 8;
 
-  /** The next free accounts of an operation, by name (V5's index), read without locking them. */
-  static final String FREE_ACCOUNTS =
+  private static final String FREE_ACCOUNTS =
       "SELECT source_account_id FROM restore_account FORCE INDEX (i_account_claim_order)"
           + " WHERE operation_id = ? AND "
           + CLAIMABLE
@@ -102,10 +101,9 @@ public final class AccountStore {
    */
   public Optional<AccountProgress> claimNext(String operationId, Claim claim, int leaseSeconds)
       throws SQLException {
-    for (List<String> free =
-            Sql.query(dataSource, FREE_ACCOUNTS, rs -> rs.getString(1), operationId);
+    for (List<String> free = freeAccounts(operationId);
         !free.isEmpty();
-        free = Sql.query(dataSource, FREE_ACCOUNTS, rs -> rs.getString(1), operationId)) {
+        free = freeAccounts(operationId)) {
       for (String sourceAccountId : free) {
         int taken =
             Sql.update(
@@ -134,6 +132,11 @@ public final class AccountStore {
       }
     }
     return Optional.empty();
+  }
+
+  /** The next free accounts of an operation, by name (V5's index), read without locking them. */
+  private List<String> freeAccounts(String operationId) throws SQLException {
+    return Sql.query(dataSource, FREE_ACCOUNTS, rs -> rs.getString(1), operationId);
   }
 
   /** Sets an account's final (or new) state before anyone holds it (phase 1). */
