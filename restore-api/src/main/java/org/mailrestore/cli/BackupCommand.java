@@ -18,12 +18,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code mailrestore backup ...}: work with backups without a mailstore. */
+/**
+ * {@code mailrestore backup ...}: work with backups without a mailstore. Its commands are listed in
+ * {@link CommandTree}.
+ */
 @Command(
     name = "backup",
     mixinStandardHelpOptions = true,
-    description = "Generate and inspect backups (format v1).",
-    subcommands = {BackupCommand.Generate.class, BackupCommand.Inspect.class})
+    description = "Generate and inspect backups (format v1).")
 final class BackupCommand {
 
   @Command(

@@ -20,26 +20,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code mailrestore restore ...}: restores. */
+/** {@code mailrestore restore ...}: restores. Its commands are listed in {@link CommandTree}. */
 @Command(
     name = "restore",
     mixinStandardHelpOptions = true,
     description = {
       "Restores. 'run' restores in this process, against the database directly; the other"
           + " commands talk to a running service (mailrestore serve) over its REST API."
-    },
-    subcommands = {
-      RestoreCommand.Run.class,
-      RestoreApiCommands.Start.class,
-      RestoreApiCommands.Watch.class,
-      RestoreApiCommands.Status.class,
-      RestoreApiCommands.ListOperations.class,
-      RestoreApiCommands.Accounts.class,
-      RestoreApiCommands.Failures.class,
-      ReportCommand.class,
-      PaceCommand.class,
-      RestoreApiCommands.Cancel.class,
-      RestoreApiCommands.Resume.class
     })
 final class RestoreCommand {
 

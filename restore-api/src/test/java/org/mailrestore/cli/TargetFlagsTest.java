@@ -14,7 +14,7 @@ import picocli.CommandLine;
 class TargetFlagsTest {
 
   private static TargetOptions parse(String... args) {
-    CommandLine cli = MailrestoreCli.commandLine();
+    CommandLine cli = MailrestoreCli.commandLine(args);
     CommandLine.ParseResult parsed = cli.parseArgs(args);
     while (parsed.hasSubcommand()) {
       parsed = parsed.subcommand();
