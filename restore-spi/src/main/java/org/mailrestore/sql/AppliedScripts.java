@@ -80,34 +80,39 @@ final class AppliedScripts {
       return Set.of();
     }
     String path = location.substring(prefix.length()).replaceAll("^/+|/+$", "");
-    URL url = loader.getResource(path);
-    if (url == null) {
-      return Set.of();
-    }
     Set<String> versions = new HashSet<>();
-    switch (url.getProtocol()) {
-      case "file" -> {
-        try (Stream<Path> files = Files.list(Path.of(url.toURI()))) {
-          files.forEach(f -> add(versions, f.getFileName().toString()));
-        } catch (URISyntaxException e) {
-          return Set.of();
-        }
-      }
-      case "jar" -> {
-        JarFile jar = ((JarURLConnection) url.openConnection()).getJarFile();
-        String dir = path + "/";
-        for (Enumeration<JarEntry> e = jar.entries(); e.hasMoreElements(); ) {
-          String name = e.nextElement().getName();
-          if (name.startsWith(dir) && name.indexOf('/', dir.length()) < 0) {
-            add(versions, name.substring(dir.length()));
-          }
-        }
-      }
-      default -> {
+    // Every directory or jar that holds the location, as Flyway scans them all.
+    for (Enumeration<URL> urls = loader.getResources(path); urls.hasMoreElements(); ) {
+      if (!addListed(versions, urls.nextElement(), path)) {
         return Set.of();
       }
     }
     return versions;
+  }
+
+  /** Adds the versions of the scripts at {@code url}; false when it cannot be listed. */
+  private static boolean addListed(Set<String> versions, URL url, String path) throws IOException {
+    if (url.getProtocol().equals("file")) {
+      try (Stream<Path> files = Files.list(Path.of(url.toURI()))) {
+        files.forEach(f -> add(versions, f.getFileName().toString()));
+        return true;
+      } catch (URISyntaxException e) {
+        return false;
+      }
+    }
+    if (url.openConnection() instanceof JarURLConnection connection) {
+      // The class loader's own open jar, shared: not closed here.
+      JarFile jar = connection.getJarFile();
+      String dir = path + "/";
+      for (Enumeration<JarEntry> e = jar.entries(); e.hasMoreElements(); ) {
+        String name = e.nextElement().getName();
+        if (name.startsWith(dir) && name.indexOf('/', dir.length()) < 0) {
+          add(versions, name.substring(dir.length()));
+        }
+      }
+      return true;
+    }
+    return false;
   }
 
   private static void add(Set<String> versions, String fileName) {

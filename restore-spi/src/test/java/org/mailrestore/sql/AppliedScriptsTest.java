@@ -28,19 +28,29 @@ class AppliedScriptsTest {
   }
 
   @Test
-  void theScriptsOfAJarAreListedByVersionAndNothingElseThere(@TempDir Path dir) throws Exception {
-    Path jar = dir.resolve("scripts.jar");
-    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
-      for (String name :
-          new String[] {
+  void theScriptsOfEveryJarHoldingTheLocationAreListedAndNothingElseThere(@TempDir Path dir)
+      throws Exception {
+    Path one =
+        jar(
+            dir.resolve("one.jar"),
             "db/x/",
             "db/x/V1__first.sql",
             "db/x/V3_1__third.sql",
             "db/x/R__repeatable.sql",
             "db/x/README.txt",
             "db/x/sub/V9__elsewhere.sql",
-            "db/xy/V7__another_set.sql"
-          }) {
+            "db/xy/V7__another_set.sql");
+    Path two = jar(dir.resolve("two.jar"), "db/", "db/x/", "db/x/V4__from_another_jar.sql");
+    try (URLClassLoader loader =
+        new URLClassLoader(new URL[] {one.toUri().toURL(), two.toUri().toURL()}, null)) {
+      assertThat(AppliedScripts.bundledVersions("classpath:db/x", loader))
+          .containsExactlyInAnyOrder("1", "3.1", "4");
+    }
+  }
+
+  private static Path jar(Path jar, String... entries) throws Exception {
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+      for (String name : entries) {
         out.putNextEntry(new JarEntry(name));
         if (!name.endsWith("/")) {
           out.write("SELECT 1;".getBytes(StandardCharsets.UTF_8));
@@ -48,10 +58,7 @@ class AppliedScriptsTest {
         out.closeEntry();
       }
     }
-    try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
-      assertThat(AppliedScripts.bundledVersions("classpath:db/x", loader))
-          .containsExactlyInAnyOrder("1", "3.1");
-    }
+    return jar;
   }
 
   @Test
