@@ -64,9 +64,15 @@ final class AppliedScripts {
   }
 
   private static boolean historyExists(Connection c, String historyTable) throws SQLException {
+    // The name is a LIKE pattern there ('_' matches any character): the match is checked.
     try (ResultSet rs =
         c.getMetaData().getTables(c.getCatalog(), null, historyTable, new String[] {"TABLE"})) {
-      return rs.next();
+      while (rs.next()) {
+        if (historyTable.equals(rs.getString("TABLE_NAME"))) {
+          return true;
+        }
+      }
+      return false;
     }
   }
 
