@@ -82,9 +82,10 @@ final class ImapCommand implements Callable<Integer> {
       Processes.openToAll(work);
       int parallel = Runtime.getRuntime().availableProcessors();
 
-      double importSeconds =
+      DoveadmImport.Imported imported =
           DoveadmImport.importAll(
               doveadm, tree, users, work.resolve("doveadm"), parallel, "optimized");
+      double importSeconds = imported.seconds();
 
       Report report = new Report("imap: the Enron subset into Dovecot over IMAP");
       try (BenchDovecot server = BenchDovecot.start(work.resolve("server"))) {
@@ -139,9 +140,11 @@ final class ImapCommand implements Callable<Integer> {
         System.out.printf(
             Locale.ROOT,
             "  CPU per 10k messages: mailrestore JVM %.2f s, Dovecot %.2f s (while mailrestore"
-                + " wrote); mbsync %.2f s, Dovecot %.2f s (while mbsync wrote)%n",
+                + " wrote); doveadm import %.2f s; mbsync %.2f s, Dovecot %.2f s (while mbsync"
+                + " wrote)%n",
             ours.clientCpu * 10_000 / messages,
             ours.serverCpu * 10_000 / messages,
+            imported.cpuSeconds() * 10_000 / messages,
             pushed.clientCpu * 10_000 / mbsyncHeld,
             pushed.serverCpu * 10_000 / mbsyncHeld);
         System.out.printf(

@@ -88,12 +88,13 @@ final class PeerCommand implements Callable<Integer> {
       Concurrency machine = Concurrency.forMachine();
       int parallel = Runtime.getRuntime().availableProcessors();
       double dovecotSeconds =
-          DoveadmImport.importAll(
-              doveadm, tree, users, work.resolve("dovecot"), parallel, "always");
+          DoveadmImport.importAll(doveadm, tree, users, work.resolve("dovecot"), parallel, "always")
+              .seconds();
       long dovecotMessages = DoveadmImport.count(doveadm, users, work.resolve("dovecot"));
-      double optimizedSeconds =
+      DoveadmImport.Imported optimized =
           DoveadmImport.importAll(
               doveadm, tree, users, work.resolve("dovecot-optimized"), parallel, "optimized");
+      double optimizedSeconds = optimized.seconds();
 
       RestoreRun.Result ours;
       String server;
@@ -126,7 +127,7 @@ final class PeerCommand implements Callable<Integer> {
       long folderMessages =
           MaildirTree.distinctFolder(tree, oneFolder.resolve("big"), oneFolderMessages);
       Processes.openToAll(oneFolder);
-      double oneFolderDovecot =
+      DoveadmImport.Imported oneFolderImported =
           DoveadmImport.importAll(
               doveadm,
               oneFolder,
@@ -134,6 +135,7 @@ final class PeerCommand implements Callable<Integer> {
               work.resolve("dovecot-one-folder"),
               parallel,
               "optimized");
+      double oneFolderDovecot = oneFolderImported.seconds();
       ColdCli.Measured oneFolderOurs = coldRestore(cli, oneFolder, work, "peerone");
       // The service path: a service of its own for each (its volume is its configuration), warmed
       // by a restore of 100,000 messages that share no digest with the measured ones.
@@ -162,7 +164,8 @@ final class PeerCommand implements Callable<Integer> {
       Processes.openToAll(empty);
       double emptyDovecot =
           DoveadmImport.importAll(
-              doveadm, empty, List.of("nobody"), work.resolve("dovecot-empty"), 1, "optimized");
+                  doveadm, empty, List.of("nobody"), work.resolve("dovecot-empty"), 1, "optimized")
+              .seconds();
       ColdCli.Measured emptyOurs = coldRestore(cli, empty, work, "peerempty");
       if (oneFolderHeld != folderMessages) {
         System.err.printf(
@@ -190,6 +193,13 @@ final class PeerCommand implements Callable<Integer> {
       report.context("users", users.size());
       report.context("Dovecot", DoveadmImport.version() + ", mdbox");
       report.context("Dovecot imports at once", parallel);
+      report.context(
+          "Dovecot import's CPU, optimized",
+          String.format(
+              Locale.ROOT,
+              "%.1f CPU-s (one folder: %.1f CPU-s)",
+              optimized.cpuSeconds(),
+              oneFolderImported.cpuSeconds()));
       report.context(
           "mailrestore",
           "MariaDB "
