@@ -47,11 +47,17 @@ final class SharedEntries {
       if (present.contains(dn)) {
         continue;
       }
-      if (directory.get(dn, "1.1").isEmpty()) {
-        layout.checkSizes(e, what);
-        directory.add(e);
+      // Accounts are provisioned several at once: two of one domain must not both add its
+      // container, where the second would be refused as already there.
+      synchronized (present) {
+        if (!present.contains(dn)) {
+          if (directory.get(dn, "1.1").isEmpty()) {
+            layout.checkSizes(e, what);
+            directory.add(e);
+          }
+          present.add(dn);
+        }
       }
-      present.add(dn);
     }
   }
 

@@ -17,6 +17,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -268,6 +269,27 @@ public abstract class MailTargetContract {
     assertThat(again.id()).isEqualTo(first.id());
     assertThat(target.provisioning().find("ann@" + domain())).isPresent();
     assertThat(target.provisioning().find("nobody@" + domain())).isEmpty();
+  }
+
+  @Test
+  void accountsProvisionedAtOnceAreEachMadeOnce() throws Exception {
+    // Phase 1 provisions several accounts at once (decision 0065), each with its domain.
+    List<String> users = USERS.subList(2, 8);
+    Map<String, ProvisionedAccount> made = new ConcurrentHashMap<>();
+    List<Future<?>> running = new ArrayList<>();
+    try (ExecutorService threads = Executors.newFixedThreadPool(users.size())) {
+      for (String user : users) {
+        running.add(threads.submit(() -> made.put(user, provision(user))));
+      }
+      for (Future<?> f : running) {
+        f.get();
+      }
+    }
+    assertThat(made.values().stream().map(ProvisionedAccount::key).distinct()).hasSize(6);
+    for (String user : users) {
+      assertThat(provision(user).key()).isEqualTo(made.get(user).key());
+      assertThat(target.provisioning().find(user + "@" + domain())).isPresent();
+    }
   }
 
   @Test

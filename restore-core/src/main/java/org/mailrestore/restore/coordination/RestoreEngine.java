@@ -250,7 +250,10 @@ public final class RestoreEngine implements AutoCloseable {
       }
       operations.markRunning(operationId);
       LOG.info("operation {}: restoring from {}", operationId, operation.source());
-      runPhase(run, Phase.PROVISIONING, () -> new Provisioner(run, records).run());
+      runPhase(
+          run,
+          Phase.PROVISIONING,
+          () -> new Provisioner(run, records, workers(run.request())).run());
       if (!cancel.raised()) {
         notices.provisioned(operationId);
       }

@@ -2,11 +2,17 @@ package org.mailrestore.restore.provisioning;
 
 import java.io.IOException;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import org.mailrestore.destination.ProvisionedAccount;
 import org.mailrestore.destination.ProvisioningRefusedException;
@@ -24,14 +30,17 @@ import org.mailrestore.restore.Phase;
 import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.Selection;
 import org.mailrestore.restore.bookkeeping.AccountStore;
+import org.mailrestore.restore.run.DatabaseRetry;
 import org.mailrestore.restore.run.NotCarried;
 import org.mailrestore.restore.run.OperationRun;
 import org.mailrestore.restore.run.Records;
+import org.mailrestore.restore.run.Workers;
 
 /**
  * Phase 1: domains, classes of service, accounts (with their mailboxes), aliases and lists, in the
  * target, under the request's conflict policy. Idempotent: a resumed operation finds what it
- * created and goes on.
+ * created and goes on. Accounts are provisioned as many at once as the operation restores at once
+ * (decision 0065); domains, classes of service and lists one after another, before and after them.
  */
 public final class Provisioner {
 
@@ -44,10 +53,12 @@ public final class Provisioner {
   private final TargetProvisioning target;
   private final AccountStore accounts;
   private final NotCarried notCarried;
+  private final Workers workers;
 
-  public Provisioner(OperationRun run, Records records) {
+  public Provisioner(OperationRun run, Records records, Workers workers) {
     this.run = run;
     this.records = records;
+    this.workers = workers;
     this.target = run.target().provisioning();
     this.accounts = records.books().accounts();
     this.notCarried = new NotCarried(run.id(), records, Phase.PROVISIONING);
@@ -65,33 +76,85 @@ public final class Provisioner {
         provisionClassesOfService();
       }
     }
+    Queue<String> todo = new ConcurrentLinkedQueue<>();
     for (String sourceId : run.source().accountIds()) {
       AccountProgress progress = known.get(sourceId);
-      if (progress != null && progress.state() != AccountState.PENDING) {
-        continue; // provisioned by an earlier run of this operation
-      }
-      switch (run.source().account(sourceId)) {
-        case Parsed.Ok<Account>(Account account, String location) -> {
-          if (selection.includes(account)) {
-            try {
-              provisionAccount(account, location);
-            } catch (ProvisioningRefusedException e) {
-              // The target refused this account (its schema, its rights): the others go on.
-              String detail = refusal(e);
-              record(FailureReason.TARGET_REFUSED, account.id(), location, detail);
-              accounts.finish(run.id(), account.id(), AccountState.FAILED, detail);
-            }
-          }
-        }
-        case Parsed.Failed<Account>(String location, String reason) -> {
-          accounts.add(run.id(), sourceId, sourceId);
-          record(FailureReason.ACCOUNT_UNREADABLE, sourceId, location, reason);
-          accounts.finish(run.id(), sourceId, AccountState.FAILED, reason);
-        }
+      if (progress == null || progress.state() == AccountState.PENDING) {
+        todo.add(sourceId); // else provisioned by an earlier run of this operation
       }
     }
+    provisionAll(todo, selection);
     if (!selection.skipProvisioning() && !selection.skipLists()) {
       provisionLists(selection);
+    }
+  }
+
+  /**
+   * Provisions the accounts as many at once as the operation restores at once: each is one or a few
+   * round trips to the target (a login, a directory search), so one after another the phase took as
+   * long as its round trips added up. The first failure stops the others from taking new accounts
+   * and is thrown once they have ended; so does a cancel (the accounts left are provisioned when
+   * the operation resumes).
+   */
+  private void provisionAll(Queue<String> todo, Selection selection)
+      throws SQLException, IOException {
+    int count = Math.min(workers.concurrency().accounts(), todo.size());
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    List<Future<?>> running = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      running.add(
+          workers
+              .io()
+              .submit(() -> {
+                String sourceId;
+                while (failure.get() == null
+                    && !run.cancel().raised()
+                    && (sourceId = todo.poll()) != null) {
+                  try {
+                    provisionOne(sourceId, selection);
+                  } catch (SQLException | IOException | RuntimeException e) {
+                    failure.compareAndSet(null, e);
+                  }
+                }
+              }));
+    }
+    for (Future<?> worker : running) {
+      try {
+        worker.get();
+      } catch (ExecutionException e) {
+        failure.compareAndSet(null, e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SQLException("interrupted while provisioning accounts", e);
+      }
+    }
+    switch (failure.get()) {
+      case null -> {}
+      case IOException e -> throw e;
+      case Error e -> throw e;
+      case Throwable e -> throw DatabaseRetry.asSql(e);
+    }
+  }
+
+  private void provisionOne(String sourceId, Selection selection) throws SQLException, IOException {
+    switch (run.source().account(sourceId)) {
+      case Parsed.Ok<Account>(Account account, String location) -> {
+        if (selection.includes(account)) {
+          try {
+            provisionAccount(account, location);
+          } catch (ProvisioningRefusedException e) {
+            // The target refused this account (its schema, its rights): the others go on.
+            String detail = refusal(e);
+            record(FailureReason.TARGET_REFUSED, account.id(), location, detail);
+            accounts.finish(run.id(), account.id(), AccountState.FAILED, detail);
+          }
+        }
+      }
+      case Parsed.Failed<Account>(String location, String reason) -> {
+        accounts.add(run.id(), sourceId, sourceId);
+        record(FailureReason.ACCOUNT_UNREADABLE, sourceId, location, reason);
+        accounts.finish(run.id(), sourceId, AccountState.FAILED, reason);
+      }
     }
   }
 
