@@ -3,10 +3,6 @@ package org.mailrestore.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -67,18 +63,9 @@ class ProvisioningAtOnceTest {
       assertThat(result.state()).isEqualTo(OperationState.COMPLETED);
       assertThat(result.counts().accounts()).isEqualTo(8);
       assertThat(result.counts().itemsRestored()).isEqualTo(expected);
-      assertThat(count(f.database.dataSource(), "restore_account")).isEqualTo(8);
+      assertThat(f.count("SELECT COUNT(*) FROM restore_account")).isEqualTo(8);
       assertThat(f.verify(backup, Verifier.Options.defaults()).differences()).isEmpty();
       runtime.close();
-    }
-  }
-
-  private static long count(DataSource ds, String table) throws SQLException {
-    try (Connection c = ds.getConnection();
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
-      rs.next();
-      return rs.getLong(1);
     }
   }
 }

@@ -1,8 +1,8 @@
 package org.mailrestore.restore.provisioning;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,9 +10,6 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import org.mailrestore.destination.ProvisionedAccount;
 import org.mailrestore.destination.ProvisioningRefusedException;
@@ -30,7 +27,6 @@ import org.mailrestore.restore.Phase;
 import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.Selection;
 import org.mailrestore.restore.bookkeeping.AccountStore;
-import org.mailrestore.restore.run.DatabaseRetry;
 import org.mailrestore.restore.run.NotCarried;
 import org.mailrestore.restore.run.OperationRun;
 import org.mailrestore.restore.run.Records;
@@ -92,47 +88,24 @@ public final class Provisioner {
   /**
    * Provisions the accounts as many at once as the operation restores at once: each is one or a few
    * round trips to the target (a login, a directory search), so one after another the phase took as
-   * long as its round trips added up. The first failure stops the others from taking new accounts
-   * and is thrown once they have ended; so does a cancel (the accounts left are provisioned when
-   * the operation resumes).
+   * long as its round trips added up. A cancel stops the workers from taking new accounts (those
+   * left are provisioned when the operation resumes).
    */
   private void provisionAll(Queue<String> todo, Selection selection)
       throws SQLException, IOException {
-    int count = Math.min(workers.concurrency().accounts(), todo.size());
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    List<Future<?>> running = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      running.add(
-          workers
-              .io()
-              .submit(() -> {
-                String sourceId;
-                while (failure.get() == null
-                    && !run.cancel().raised()
-                    && (sourceId = todo.poll()) != null) {
-                  try {
-                    provisionOne(sourceId, selection);
-                  } catch (SQLException | IOException | RuntimeException e) {
-                    failure.compareAndSet(null, e);
-                  }
-                }
-              }));
-    }
-    for (Future<?> worker : running) {
-      try {
-        worker.get();
-      } catch (ExecutionException e) {
-        failure.compareAndSet(null, e.getCause());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new SQLException("interrupted while provisioning accounts", e);
-      }
-    }
-    switch (failure.get()) {
-      case null -> {}
-      case IOException e -> throw e;
-      case Error e -> throw e;
-      case Throwable e -> throw DatabaseRetry.asSql(e);
+    try {
+      workers.runAll(
+          Math.min(workers.concurrency().accounts(), todo.size()),
+          () -> {
+            String sourceId;
+            while (!run.cancel().raised() && (sourceId = todo.poll()) != null) {
+              provisionOne(sourceId, selection);
+            }
+            return null;
+          },
+          "provisioning accounts");
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
     }
   }
 

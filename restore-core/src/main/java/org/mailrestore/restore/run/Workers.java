@@ -1,5 +1,7 @@
 package org.mailrestore.restore.run;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +25,8 @@ public record Workers(
 
   /**
    * Runs {@code count} copies of {@code worker} on {@link #io} and waits for all of them: none
-   * outlives the call. The first failure is thrown once every copy has ended.
+   * outlives the call. The first failure is thrown once every copy has ended (an {@link
+   * IOException} as an {@link UncheckedIOException}).
    *
    * @param doing what the workers do, for the message of an interrupted wait
    */
@@ -42,6 +45,9 @@ public record Workers(
         Thread.currentThread().interrupt();
         throw new SQLException("interrupted while " + doing, e);
       }
+    }
+    if (failure instanceof IOException io) {
+      throw new UncheckedIOException(io); // the source or the target, not the database
     }
     if (failure != null) {
       throw DatabaseRetry.asSql(failure);
