@@ -53,18 +53,8 @@ final class DoveadmImport {
             List.of(
                 ColdCli.TIME.toString(), "-o", timeFile(store, user).toString(), "-f", "%U %S"));
         command.addAll(
-            asMailUser(
-                store,
-                user,
-                List.of(
-                    doveadm.toString(),
-                    "-c",
-                    config.toString(),
-                    "import",
-                    "-s",
-                    "maildir:" + tree.resolve(user),
-                    "",
-                    "ALL")));
+            doveadmAs(
+                doveadm, store, user, "import", "-s", "maildir:" + tree.resolve(user), "", "ALL"));
         runs.add(pool.submit(() -> Processes.run(command, null)));
       }
       for (Future<String> f : runs) {
@@ -87,23 +77,10 @@ final class DoveadmImport {
   /** How many messages Dovecot holds over all users. */
   static long count(Path doveadm, List<String> users, Path store) throws Exception {
     long total = 0;
-    Path config = store.resolve("dovecot.conf");
     for (String user : users) {
       String out =
           Processes.run(
-              asMailUser(
-                  store,
-                  user,
-                  List.of(
-                      doveadm.toString(),
-                      "-c",
-                      config.toString(),
-                      "-f",
-                      "flow",
-                      "mailbox",
-                      "status",
-                      "messages",
-                      "*")),
+              doveadmAs(doveadm, store, user, "-f", "flow", "mailbox", "status", "messages", "*"),
               null);
       for (String field : out.split("\\s+")) {
         if (field.startsWith("messages=")) {
@@ -114,8 +91,11 @@ final class DoveadmImport {
     return total;
   }
 
-  /** Dovecot's single-user mode: no auth service, the user and home from the environment. */
-  private static List<String> asMailUser(Path store, String user, List<String> command) {
+  /**
+   * A doveadm command on the store's configuration in Dovecot's single-user mode: no auth service,
+   * the user and home from the environment.
+   */
+  private static List<String> doveadmAs(Path doveadm, Path store, String user, String... args) {
     List<String> full = new ArrayList<>();
     if ("root".equals(System.getProperty("user.name"))) {
       full.addAll(List.of("runuser", "-u", "nobody", "--"));
@@ -123,7 +103,8 @@ final class DoveadmImport {
     full.addAll(
         List.of(
             "env", "HOME=" + store.resolve("home").resolve(user), "USER=" + user, "LANG=C.UTF-8"));
-    full.addAll(command);
+    full.addAll(List.of(doveadm.toString(), "-c", store.resolve("dovecot.conf").toString()));
+    full.addAll(List.of(args));
     return full;
   }
 
