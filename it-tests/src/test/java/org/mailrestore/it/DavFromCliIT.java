@@ -166,6 +166,9 @@ class DavFromCliIT {
 
   private final Map<String, String> cyrusPasswords = new HashMap<>();
 
+  /** One client for every count: a kill test counts often, and a new client each time is slow. */
+  private final HttpClient http = HttpClient.newHttpClient();
+
   /**
    * The cards and calendar objects a Cyrus user finds in their own homes, read as that user (a
    * {@code PROPFIND} of each collection under {@code /dav/calendars/user/<them>/} and {@code
@@ -176,7 +179,6 @@ class DavFromCliIT {
       cyrusPasswords.put(user, password);
     }
     String auth = basic(user, cyrusPasswords.get(user));
-    HttpClient http = HttpClient.newHttpClient();
     long count = 0;
     for (String tree : List.of("calendars", "addressbooks")) {
       URI home = URI.create(cyrus.davUrl() + tree + "/user/" + user + "/");
@@ -531,7 +533,9 @@ class DavFromCliIT {
   void killedFiveTimesIntoCyrusThenResumedLosesAndDoublesNothing() throws Exception {
     assumeTrue(CyrusServer.davInstalled(), "Cyrus's httpd is not installed: .ci/run installs it");
     CyrusServer cyrus = CyrusServer.get();
-    Path backup = RestoreProcesses.generate(dir.resolve("backup"), 2, 3000, 39);
+    // Twice the Radicale test's items: Cyrus writes dozens of resources while the test counts
+    // them once, and five kills must still fall before the restore's end.
+    Path backup = RestoreProcesses.generate(dir.resolve("backup"), 2, 6000, 39);
     // Cyrus users of this test's own: generated backups name their accounts alike, and the other
     // tests of this JVM write into the same Cyrus.
     String prefix = "k" + Long.toHexString(System.nanoTime()) + "-";
@@ -584,9 +588,10 @@ class DavFromCliIT {
     int kills = 0;
     // Kill points count what the server holds: a cluster's resources are written one by one and
     // recorded at once, so a kill lands in the middle of a cluster, which the next run finds in
-    // doubt. The five fall within about the first 250 of some 430 resources: a fast server (Cyrus)
-    // takes dozens between two counts.
-    long killAt = 1L + random.nextInt(20);
+    // doubt. Each falls 1-10 resources after the last: a fast server (Cyrus) writes dozens more
+    // between the count that reaches it and the kill, and the five must come before the end.
+    long killAt = 1L + random.nextInt(10);
+    String ended = "";
     while (kills < 5) {
       List<String> args = new ArrayList<>(List.of("restore", "run", "--lease-seconds", "3"));
       args.addAll(flags);
@@ -597,19 +602,24 @@ class DavFromCliIT {
       operation = child.operation();
       long threshold = killAt;
       if (!awaitOnServer(child, onServer, n -> n >= threshold)) {
-        System.out.println(child.output());
+        ended = child.output();
         break; // it finished before this kill point
       }
       child.kill();
       kills++;
-      killAt = onServer.get() + 5 + random.nextInt(20);
+      long held = onServer.get();
+      System.out.printf("kill %d: at %d wanted, %d held%n", kills, threshold, held);
+      killAt = held + 1 + random.nextInt(10);
     }
-    assertThat(kills).as("kills (seed %d)", seed).isEqualTo(5);
+    assertThat(kills)
+        .as("kills (seed %d); the run that ended before its kill point printed:%n%s", seed, ended)
+        .isEqualTo(5);
     List<String> resume = new ArrayList<>(flags);
     resume.addAll(List.of("--operation", operation, "--lease-seconds", "3"));
     assertThat(run(env, "restore run", resume)).contains("COMPLETED").contains(" 0 failed");
     assertThat(run(env, "verify", flags)).contains("no differences");
     long held = onServer.get();
+    System.out.printf("after the resume: %d held%n", held);
     String context = "after 5 kills (seed " + seed + ")";
     assertThat(held).as("on the server, " + context).isEqualTo(recorded()).isPositive();
     assertThat(count("SELECT COUNT(DISTINCT account_id, href) FROM dav_resource"))
