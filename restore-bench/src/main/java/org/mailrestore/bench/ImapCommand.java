@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
+import org.mailrestore.restore.Concurrency;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -104,6 +105,11 @@ final class ImapCommand implements Callable<Integer> {
         report.context("mbsync delivered", mbsyncHeld + " of " + messages + " messages");
         Measured ours = ours(cli, server, tree, "ours.example", null, work);
         check(server, users, "ours.example", messages);
+        // The floor: as many connections as the restore uses, nothing but the protocol.
+        RawImapPush.Pushed raw =
+            RawImapPush.push(
+                server, tree, users, "raw.example", Concurrency.forMachine().accounts());
+        check(server, users, "raw.example", messages);
 
         Report.Row importRow =
             report.add(
@@ -117,6 +123,13 @@ final class ImapCommand implements Callable<Integer> {
             messages,
             0,
             ours.seconds,
+            importRow);
+        report.add(
+            "Enron subset",
+            "raw IMAP push (the floor, vs doveadm)",
+            messages,
+            0,
+            raw.seconds(),
             importRow);
 
         Path folders = work.resolve("folders");
@@ -137,6 +150,14 @@ final class ImapCommand implements Callable<Integer> {
             "  mailrestore: %.2fx mbsync's messages/s, %.2fx doveadm import's%n",
             (messages / ours.seconds) / (mbsyncHeld / pushed.seconds),
             importSeconds / ours.seconds);
+        System.out.printf(
+            Locale.ROOT,
+            "  raw IMAP push (in this JVM, the protocol alone): %.2fx doveadm import's, mailrestore"
+                + " %.0f %% of it; CPU per 10k messages: its client %.2f s, Dovecot %.2f s%n",
+            importSeconds / raw.seconds(),
+            100 * raw.seconds() / ours.seconds,
+            raw.clientCpu() * 10_000 / messages,
+            raw.serverCpu() * 10_000 / messages);
         System.out.printf(
             Locale.ROOT,
             "  CPU per 10k messages: mailrestore JVM %.2f s, Dovecot %.2f s (while mailrestore"
