@@ -204,6 +204,12 @@ final class FolderPaths {
     ids.clear();
   }
 
+  /** The server path of a folder made or found already, or null. */
+  synchronized String known(int folderId) {
+    FolderRow row = rows.get(folderId);
+    return row == null ? null : row.path();
+  }
+
   /** The server path of a folder by target id; a system folder is found or created. */
   synchronized String path(UserSession s, int folderId) throws IOException, SQLException {
     FolderRow row = rows.get(folderId);

@@ -108,7 +108,11 @@ public final class ImapKind implements TargetKind {
             TRUST_STORE,
             "A trust store (PKCS12) with the CA of the server's certificate (password in"
                 + " MAILRESTORE_IMAP_TRUST_STORE_PASSWORD)"),
-        KindOption.optional(CONNECTIONS, "Connections per account").withDefault("4"),
+        KindOption.optional(
+                CONNECTIONS,
+                "Connections per account at once (more only help a server that appends to one"
+                    + " user's folders in parallel; each is a login)")
+            .withDefault("1"),
         KindOption.optional(MAX_CONNECTIONS, "Connections to the server over all accounts")
             .withDefault("32"),
         KindOption.optional(

@@ -59,21 +59,42 @@ final class ImapProvisioning implements TargetProvisioning {
     return Optional.of(new ProvisionedAccount(records.account(name), name, name, false));
   }
 
-  /** Whether the admin can act as the user and the user has an INBOX. */
+  /**
+   * Whether the admin can act as the user and the user has an INBOX. The session is kept for phase
+   * 2, which logs in as the user next.
+   */
   boolean logsIn(String name) throws IOException {
-    try (UserSession s = server.open(name)) {
-      for (Response r : s.ok(Command.of("LIST").string("").string("INBOX")).untagged()) {
-        if (r.is("LIST")) {
-          return true;
-        }
-      }
-      return false;
+    UserSession s;
+    try {
+      s = server.session(name); // one kept idle a moment ago proves the login as well
     } catch (ImapException e) {
-      if (e.isTransient()) {
-        throw e; // the server could not check (its user database is down, say): not a "no"
-      }
-      return false; // the server refused the login: no such user (or no right to act for it)
+      return refused(e);
     }
+    boolean inbox = false;
+    try {
+      for (Response r : s.ok(Command.of("LIST").string("").string("INBOX")).untagged()) {
+        inbox |= r.is("LIST");
+      }
+    } catch (ImapException e) {
+      s.close();
+      return refused(e);
+    } catch (IOException | RuntimeException e) {
+      s.close();
+      throw e;
+    }
+    if (inbox) {
+      server.keep(s);
+    } else {
+      s.close();
+    }
+    return inbox;
+  }
+
+  private static boolean refused(ImapException e) throws ImapException {
+    if (e.isTransient()) {
+      throw e; // the server could not check (its user database is down, say): not a "no"
+    }
+    return false; // the server refused the login: no such user (or no right to act for it)
   }
 
   @Override

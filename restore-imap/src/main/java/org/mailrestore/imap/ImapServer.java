@@ -15,6 +15,7 @@ final class ImapServer {
   private final Semaphore connections;
   private final int perAccount;
   private final MailboxIds mailboxIds = new MailboxIds();
+  private final IdleSessions idle;
   private volatile boolean warnedNoUidplus;
 
   ImapServer(ImapEndpoint endpoint, AdminLogin login, int maxConnections, int perAccount) {
@@ -22,6 +23,7 @@ final class ImapServer {
     this.login = login;
     this.connections = new Semaphore(maxConnections, true);
     this.perAccount = perAccount;
+    this.idle = new IdleSessions(perAccount, Math.max(1, maxConnections / 2), System::nanoTime);
   }
 
   String describe() {
@@ -35,10 +37,40 @@ final class ImapServer {
     return perAccount;
   }
 
-  /** A session logged in as {@code user}; it holds one of the server's connections until closed. */
+  /**
+   * A session logged in as {@code user}: one kept idle by an earlier step ({@link #keep}), or a new
+   * one. It holds one of the server's connections until closed or kept.
+   */
+  UserSession session(String user) throws IOException {
+    UserSession kept = idle.take(user);
+    return kept != null ? kept : open(user);
+  }
+
+  /** Keeps a session for the next step acting as its user (a broken one is closed). */
+  void keep(UserSession session) {
+    idle.keep(session);
+  }
+
+  /** Closes the user's idle sessions: its restore is done. */
+  void closeIdle(String user) {
+    idle.closeAll(user);
+  }
+
+  /** Closes every idle session. */
+  void closeIdle() {
+    idle.closeAll();
+  }
+
+  /** A new session logged in as {@code user}; it holds one of the server's connections. */
   UserSession open(String user) throws IOException {
     try {
-      connections.acquire();
+      // An idle session holds a connection nobody uses: close the oldest rather than wait.
+      while (!connections.tryAcquire()) {
+        if (!idle.closeOldest()) {
+          connections.acquire();
+          break;
+        }
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while waiting for a connection to " + describe(), e);

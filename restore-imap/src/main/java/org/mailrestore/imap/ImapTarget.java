@@ -76,5 +76,7 @@ final class ImapTarget implements MailTarget {
   }
 
   @Override
-  public void close() {}
+  public void close() {
+    server.closeIdle();
+  }
 }

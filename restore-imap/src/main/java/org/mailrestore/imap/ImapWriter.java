@@ -2,9 +2,7 @@ package org.mailrestore.imap;
 
 import java.io.IOException;
 import java.sql.SQLException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -12,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.destination.ClusterJournal;
@@ -34,7 +33,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Phase 2 of one account on the server: folders and keywords, then messages appended in clusters
- * over a few sessions of the user (the server's bound on connections holds over all accounts).
+ * over the user's sessions (one by default, decision 0066; the server's bound on connections holds
+ * over all accounts).
  *
  * <p>A cluster's messages are appended, then recorded with the engine's journal in one transaction.
  * A crash between the two leaves messages on the server that no record names: a cluster written
@@ -50,7 +50,6 @@ final class ImapWriter implements MailboxWriter {
   private final ImapRecords records;
   private final ProvisionedAccount account;
   private final WriteContext context;
-  private final Deque<UserSession> idle = new ArrayDeque<>();
   private final FolderPaths folders;
   private final TagKeywords keywords;
 
@@ -59,6 +58,9 @@ final class ImapWriter implements MailboxWriter {
 
   /** UIDs appended or found by clusters not yet committed, per folder and UIDVALIDITY. */
   private final Map<String, Set<Long>> claimed = new ConcurrentHashMap<>();
+
+  /** Sessions of this account at once: its clusters in flight take turns beyond them. */
+  private final Semaphore sessions;
 
   ImapWriter(
       ImapServer server, ImapRecords records, ProvisionedAccount account, WriteContext context)
@@ -69,40 +71,34 @@ final class ImapWriter implements MailboxWriter {
     this.context = context;
     this.folders = new FolderPaths(records, account.key());
     this.keywords = new TagKeywords(records, account.key());
+    this.sessions = new Semaphore(server.perAccount(), true);
   }
 
   // ---- sessions ------------------------------------------------------------------------------
 
   private UserSession borrow() throws IOException {
-    synchronized (idle) {
-      UserSession s = idle.poll();
-      if (s != null) {
-        return s;
-      }
+    try {
+      sessions.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while waiting for a session of " + account.name(), e);
     }
-    return server.open(account.id());
+    try {
+      return server.session(account.id());
+    } catch (IOException | RuntimeException e) {
+      sessions.release();
+      throw e;
+    }
   }
 
   private void giveBack(UserSession s) {
-    if (s.isBroken()) {
-      s.close();
-      return;
-    }
-    synchronized (idle) {
-      if (idle.size() < server.perAccount()) {
-        idle.push(s);
-        return;
-      }
-    }
-    s.close();
+    server.keep(s);
+    sessions.release();
   }
 
   @Override
   public void close() {
-    synchronized (idle) {
-      idle.forEach(UserSession::close);
-      idle.clear();
-    }
+    server.closeIdle(account.id());
   }
 
   // ---- cluster 0: folders and tags -------------------------------------------------------------
@@ -160,13 +156,8 @@ final class ImapWriter implements MailboxWriter {
   public void writeItems(ItemBatch batch, ClusterJournal journal) throws SQLException, IOException {
     Map<ItemToWrite, Failure> failed = new LinkedHashMap<>();
     List<Appending> ready = new ArrayList<>();
-    UserSession s = borrow();
-    try {
-      for (ItemToWrite item : batch.items()) {
-        prepare(s, item, ready, failed);
-      }
-    } finally {
-      giveBack(s);
+    for (ItemToWrite item : batch.items()) {
+      prepare(item, ready, failed);
     }
     Map<Appending, Placed> placed = new LinkedHashMap<>();
     Map<Appending, String> refused = new LinkedHashMap<>();
@@ -182,8 +173,12 @@ final class ImapWriter implements MailboxWriter {
     }
   }
 
-  private void prepare(
-      UserSession s, ItemToWrite item, List<Appending> ready, Map<ItemToWrite, Failure> failed)
+  /**
+   * A message as it will be appended. Reading it needs no session: the cluster appending meanwhile
+   * keeps the account's one, and a second login costs the server more than a small account's
+   * messages (docs/benchmarks.md).
+   */
+  private void prepare(ItemToWrite item, List<Appending> ready, Map<ItemToWrite, Failure> failed)
       throws IOException, SQLException {
     if (item.type() != ItemType.MESSAGE) {
       failed.put(
@@ -193,7 +188,15 @@ final class ImapWriter implements MailboxWriter {
               "an IMAP server holds messages only, not a " + item.type().wireName()));
       return;
     }
-    String folder = folders.path(s, item.folder());
+    String folder = folders.known(item.folder());
+    if (folder == null) {
+      UserSession s = borrow(); // a system folder not made yet, or none at all
+      try {
+        folder = folders.path(s, item.folder());
+      } finally {
+        giveBack(s);
+      }
+    }
     if (folder == null) {
       failed.put(
           item,

@@ -34,6 +34,10 @@ final class UserSession implements Closeable {
     return session.has(capability);
   }
 
+  synchronized boolean isClosed() {
+    return closed;
+  }
+
   boolean isBroken() {
     return session.isBroken();
   }

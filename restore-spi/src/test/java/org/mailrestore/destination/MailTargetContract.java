@@ -203,7 +203,9 @@ public abstract class MailTargetContract {
         .getBytes(StandardCharsets.UTF_8);
   }
 
-  private ItemToWrite item(int oldId, int folder, String subject, String flags, List<String> tags) {
+  /** A message (or the target's content type) whose content {@link #context()} lends. */
+  protected final ItemToWrite item(
+      int oldId, int folder, String subject, String flags, List<String> tags) {
     return item(contentType(), oldId, folder, subject, flags, tags);
   }
 

@@ -54,6 +54,11 @@ public final class TcpCutProxy implements AutoCloseable {
     return listener.getLocalPort();
   }
 
+  /** Connections accepted so far. */
+  public int connections() {
+    return connections.get();
+  }
+
   /** Connections cut so far. */
   public long cuts() {
     return cuts.get();
