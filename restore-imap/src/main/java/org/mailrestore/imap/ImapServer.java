@@ -23,7 +23,7 @@ final class ImapServer {
     this.login = login;
     this.connections = new Semaphore(maxConnections, true);
     this.perAccount = perAccount;
-    this.idle = new IdleSessions(perAccount, Math.max(1, maxConnections / 2), System::nanoTime);
+    this.idle = new IdleSessions(perAccount, maxConnections, System::nanoTime);
   }
 
   String describe() {
