@@ -26,6 +26,9 @@ final class IdleSessions {
 
   private record Idle(UserSession session, long since) {}
 
+  /** A session taken, and how long it waited here. */
+  record Kept(UserSession session, long idleNanos) {}
+
   private final int perUser;
   private final int capacity;
   private final LongSupplier clock;
@@ -38,16 +41,16 @@ final class IdleSessions {
   }
 
   /** The user's most recently kept session, or null. */
-  UserSession take(String user) {
+  Kept take(String user) {
     List<UserSession> stale = new ArrayList<>();
-    UserSession found = null;
+    Kept found = null;
     synchronized (idle) {
       dropStale(stale);
       for (Iterator<Idle> it = idle.descendingIterator(); it.hasNext(); ) {
         Idle i = it.next();
         if (i.session().user().equals(user)) {
           it.remove();
-          found = i.session();
+          found = new Kept(i.session(), clock.getAsLong() - i.since());
           break;
         }
       }

@@ -149,14 +149,7 @@ public final class ImapAdministration implements AutoCloseable {
 
   /** Whether the session still answers ({@code NOOP}): a server logs idle sessions out. */
   public boolean alive() {
-    if (session.isBroken()) {
-      return false;
-    }
-    try {
-      return session.run(Command.of("NOOP")).tagged().isOk();
-    } catch (IOException e) {
-      return false;
-    }
+    return session.alive();
   }
 
   /** The server's host and port, for messages. */

@@ -2,6 +2,8 @@ package org.mailrestore.imap;
 
 import java.io.IOException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The server a target writes to: where it is, how the restore logs in as each user, and the bound
@@ -12,6 +14,10 @@ final class ImapServer {
 
   private final ImapEndpoint endpoint;
   private final AdminLogin login;
+
+  /** A session kept idle longer than this is asked whether it still answers before it is used. */
+  static final long CHECK_AFTER = TimeUnit.SECONDS.toNanos(5);
+
   private final Semaphore connections;
   private final int perAccount;
   private final MailboxIds mailboxIds = new MailboxIds();
@@ -19,11 +25,21 @@ final class ImapServer {
   private volatile boolean warnedNoUidplus;
 
   ImapServer(ImapEndpoint endpoint, AdminLogin login, int maxConnections, int perAccount) {
+    this(endpoint, login, maxConnections, perAccount, System::nanoTime);
+  }
+
+  /** With the clock the idle sessions are timed by (a test's own). */
+  ImapServer(
+      ImapEndpoint endpoint,
+      AdminLogin login,
+      int maxConnections,
+      int perAccount,
+      LongSupplier clock) {
     this.endpoint = endpoint;
     this.login = login;
     this.connections = new Semaphore(maxConnections, true);
     this.perAccount = perAccount;
-    this.idle = new IdleSessions(perAccount, maxConnections, System::nanoTime);
+    this.idle = new IdleSessions(perAccount, maxConnections, clock);
   }
 
   String describe() {
@@ -42,8 +58,16 @@ final class ImapServer {
    * one. It holds one of the server's connections until closed or kept.
    */
   UserSession session(String user) throws IOException {
-    UserSession kept = idle.take(user);
-    return kept != null ? kept : open(user);
+    IdleSessions.Kept kept = idle.take(user);
+    if (kept == null) {
+      return open(user);
+    }
+    // A session that waited a while may have been dropped by the server: asked first, not failed.
+    if (kept.idleNanos() < CHECK_AFTER || kept.session().alive()) {
+      return kept.session();
+    }
+    kept.session().close();
+    return open(user);
   }
 
   /** Keeps a session for the next step acting as its user (a broken one is closed). */

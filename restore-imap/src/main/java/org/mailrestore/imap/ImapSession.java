@@ -343,6 +343,18 @@ final class ImapSession implements Closeable {
     return broken;
   }
 
+  /** Whether the session still answers ({@code NOOP}): a server logs idle sessions out. */
+  boolean alive() {
+    if (broken) {
+      return false;
+    }
+    try {
+      return run(Command.of("NOOP")).tagged().isOk();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   /** Logs out politely when the connection is sound; closes it in any case. */
   @Override
   public void close() {

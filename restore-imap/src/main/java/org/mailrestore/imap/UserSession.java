@@ -42,6 +42,11 @@ final class UserSession implements Closeable {
     return session.isBroken();
   }
 
+  /** Whether the session still answers ({@code NOOP}). */
+  boolean alive() {
+    return session.alive();
+  }
+
   ImapSession.Result ok(Command command) throws IOException {
     return session.ok(command);
   }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,10 @@ class IdleSessionsTest {
   }
 
   private static ImapServer server(DovecotServer dovecot, int maxConnections) {
+    return server(dovecot, maxConnections, System::nanoTime);
+  }
+
+  private static ImapServer server(DovecotServer dovecot, int maxConnections, LongSupplier clock) {
     ImapEndpoint endpoint =
         new ImapEndpoint(
             "127.0.0.1", dovecot.port(), false, ImapEndpoint.StartTls.NEVER, null, 10_000, 60_000);
@@ -42,7 +47,8 @@ class IdleSessionsTest {
         new AdminLogin(
             DovecotServer.MASTER, DovecotServer.MASTER_PASSWORD, AdminLogin.Method.SEPARATOR, "*"),
         maxConnections,
-        1);
+        1,
+        clock);
   }
 
   @AfterEach
@@ -63,8 +69,30 @@ class IdleSessionsTest {
     UserSession ann = open(users.get(0));
     idle.keep(ann);
     assertThat(idle.take(users.get(1))).isNull();
-    assertThat(idle.take(users.get(0))).isSameAs(ann);
+    assertThat(idle.take(users.get(0)).session()).isSameAs(ann);
     assertThat(idle.size()).isZero();
+  }
+
+  @Test
+  void aTakenSessionSaysHowLongItWaited() throws Exception {
+    IdleSessions idle = new IdleSessions(1, 4, now::get);
+    idle.keep(open(users.get(0)));
+    now.addAndGet(1_234);
+    assertThat(idle.take(users.get(0)).idleNanos()).isEqualTo(1_234);
+  }
+
+  @Test
+  void aSessionThatWaitedAndWasDroppedByTheServerIsReplacedNotServed() throws Exception {
+    server = server(dovecot, 8, now::get);
+    UserSession ann = server.open(users.get(0));
+    server.keep(ann);
+    dovecot.doveadm(null, "kick", users.get(0));
+    now.addAndGet(ImapServer.CHECK_AFTER + 1);
+    UserSession again = server.session(users.get(0));
+    opened.add(again);
+    assertThat(again).isNotSameAs(ann);
+    assertThat(again.ok(Command.of("LIST").string("").string("INBOX")).tagged().isOk()).isTrue();
+    assertThat(ann.isClosed()).isTrue();
   }
 
   @Test
@@ -92,8 +120,8 @@ class IdleSessionsTest {
     idle.keep(cid);
     assertThat(idle.size()).isEqualTo(2);
     assertThat(idle.take(users.get(0))).as("the oldest, closed for the capacity").isNull();
-    assertThat(idle.take(users.get(1))).isSameAs(bea);
-    assertThat(idle.take(users.get(2))).isSameAs(cid);
+    assertThat(idle.take(users.get(1)).session()).isSameAs(bea);
+    assertThat(idle.take(users.get(2)).session()).isSameAs(cid);
   }
 
   @Test
