@@ -51,6 +51,14 @@ public final class TestDatabase implements AutoCloseable {
     return dataSource;
   }
 
+  /**
+   * A connection outside the pool, as another instance of the service has: it neither waits for the
+   * pool nor takes a connection the code under test needs.
+   */
+  public Connection connectionOfItsOwn() throws SQLException {
+    return DriverManager.getConnection(jdbcUrl(), server.user(), server.password());
+  }
+
   public String name() {
     return name;
   }
