@@ -170,6 +170,10 @@ final class ImapCommand implements Callable<Integer> {
             pushed.serverCpu * 10_000 / mbsyncHeld);
         System.out.printf(
             Locale.ROOT,
+            "  the database while mailrestore wrote the Enron subset: %s%n",
+            ours.database.describe());
+        System.out.printf(
+            Locale.ROOT,
             "  max RSS: Enron %d MiB (default heap); one folder of %d messages %d MiB, of 500"
                 + " messages %d MiB (both -Xmx%s)%n",
             ours.maxRssKib / 1024,
@@ -189,8 +193,13 @@ final class ImapCommand implements Callable<Integer> {
     }
   }
 
-  /** Wall seconds, the contender's CPU seconds and maximum RSS, the server's CPU seconds. */
-  private record Measured(double seconds, double clientCpu, long maxRssKib, double serverCpu) {}
+  /**
+   * Wall seconds, the contender's CPU seconds and maximum RSS, the server's CPU seconds, and what
+   * the database did meanwhile (nothing for mbsync): on one machine its CPU is taken from the same
+   * cores.
+   */
+  private record Measured(
+      double seconds, double clientCpu, long maxRssKib, double serverCpu, ServerWork database) {}
 
   private Measured ours(
       ColdCli cli, BenchDovecot server, Path tree, String domain, String heap, Path work)
@@ -225,9 +234,14 @@ final class ImapCommand implements Callable<Integer> {
                   "MAILRESTORE_IMAP_PASSWORD", server.masterPassword,
                   "MAILRESTORE_JAVA_OPTS", "-Xmx" + heap);
       double cpu = server.cpuSeconds();
+      ServerWork before = ServerWork.now(mariadb.url, mariadb.user, mariadb.password());
       ColdCli.Measured run = cli.run(arguments, env, work);
       return new Measured(
-          run.seconds(), run.cpuSeconds(), run.maxRssKib(), server.cpuSeconds() - cpu);
+          run.seconds(),
+          run.cpuSeconds(),
+          run.maxRssKib(),
+          server.cpuSeconds() - cpu,
+          ServerWork.now(mariadb.url, mariadb.user, mariadb.password()).since(before));
     }
   }
 
@@ -302,7 +316,7 @@ final class ImapCommand implements Callable<Integer> {
       clientCpu += Double.parseDouble(t[1]) + Double.parseDouble(t[2]);
       maxRss = Math.max(maxRss, Long.parseLong(t[3]));
     }
-    return new Measured(seconds, clientCpu, maxRss, serverCpu);
+    return new Measured(seconds, clientCpu, maxRss, serverCpu, ServerWork.NONE);
   }
 
   private static void check(BenchDovecot server, List<String> users, String domain, long expected)
