@@ -12,12 +12,11 @@ import java.util.function.LongSupplier;
  */
 final class ImapServer {
 
-  private final ImapEndpoint endpoint;
-  private final AdminLogin login;
-
   /** A session kept idle longer than this is asked whether it still answers before it is used. */
   static final long CHECK_AFTER = TimeUnit.SECONDS.toNanos(5);
 
+  private final ImapEndpoint endpoint;
+  private final AdminLogin login;
   private final Semaphore connections;
   private final int perAccount;
   private final MailboxIds mailboxIds = new MailboxIds();
