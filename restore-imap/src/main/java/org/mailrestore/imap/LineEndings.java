@@ -1,5 +1,8 @@
 package org.mailrestore.imap;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.BitSet;
 
@@ -25,23 +28,34 @@ enum LineEndings {
    */
   record Converted(LineEndings endings, byte[] crlf, byte[] bareLines) {}
 
+  /** A message's bytes eight at a time, in the order they stand. */
+  private static final VarHandle WORDS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  private static final long LINE_FEEDS = 0x0A0A0A0A0A0A0A0AL;
+  private static final long LOW_SEVEN_BITS = 0x7F7F7F7F7F7F7F7FL;
+
   /**
    * Converts a message in one pass over its bytes (three passes cost a tenth of an IMAP restore's
-   * CPU): where the bare line feeds are, then a copy in runs between them.
+   * CPU): where the bare line feeds are, then a copy in runs between them. The pass reads eight
+   * bytes at a time: under the client compiler the launcher runs, a loop byte by byte cost 6 us per
+   * message of the Enron corpus, about 3 % of an IMAP restore's CPU.
    */
   static Converted convert(byte[] message) {
     int[] bareAt = new int[16];
     int[] bareLine = new int[16];
     int bare = 0;
     int lines = 0;
-    for (int i = 0; i < message.length; i++) {
-      if (message[i] == '\n') {
-        if (i == 0 || message[i - 1] != '\r') {
+    for (int i = 0; i < message.length; i += 8) {
+      long feeds = i + 8 <= message.length ? lineFeeds(message, i) : lineFeedsAtEnd(message, i);
+      for (; feeds != 0; feeds &= feeds - 1) {
+        int at = i + (Long.numberOfTrailingZeros(feeds) >>> 3);
+        if (at == 0 || message[at - 1] != '\r') {
           if (bare == bareAt.length) {
             bareAt = Arrays.copyOf(bareAt, bare * 2);
             bareLine = Arrays.copyOf(bareLine, bare * 2);
           }
-          bareAt[bare] = i;
+          bareAt[bare] = at;
           bareLine[bare++] = lines;
         }
         lines++;
@@ -69,6 +83,24 @@ enum LineEndings {
       bits.set(bareLine[k]);
     }
     return new Converted(MIXED, out, bits.toByteArray());
+  }
+
+  /** The high bit set in each byte of the eight from {@code i} that is a line feed. */
+  private static long lineFeeds(byte[] message, int i) {
+    long x = ((long) WORDS.get(message, i)) ^ LINE_FEEDS;
+    // each zero byte of x: no carry crosses from one byte into the next, so no false hits
+    return ~(((x & LOW_SEVEN_BITS) + LOW_SEVEN_BITS) | x | LOW_SEVEN_BITS);
+  }
+
+  /** As {@link #lineFeeds}, for the last bytes, fewer than eight. */
+  private static long lineFeedsAtEnd(byte[] message, int i) {
+    long feeds = 0;
+    for (int j = i; j < message.length; j++) {
+      if (message[j] == '\n') {
+        feeds |= 0x80L << (8 * (j - i));
+      }
+    }
+    return feeds;
   }
 
   /**

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -104,6 +106,39 @@ class WireFormatsTest {
       }
       byte[] source = text.toString().getBytes(StandardCharsets.US_ASCII);
       LineEndings.Converted sent = LineEndings.convert(source);
+      assertThat(sent.endings().restore(sent.crlf(), sent.bareLines())).isEqualTo(source);
+    }
+  }
+
+  @Test
+  void anyByteAtAnyPlaceOfAWordIsConvertedAsByteByByte() {
+    // the scan reads eight bytes at a time: line feeds at every offset of a word and in the last
+    // bytes, next to bytes that differ from a line feed only in the high bit or by a carry
+    byte[] alphabet = {'\n', '\r', (byte) 0x8A, 0x0B, 0x09, 0x00, (byte) 0xFF, 'x'};
+    Random random = new Random(43);
+    for (int m = 0; m < 2_000; m++) {
+      byte[] source = new byte[random.nextInt(41)];
+      for (int i = 0; i < source.length; i++) {
+        source[i] = alphabet[random.nextInt(alphabet.length)];
+      }
+      ByteArrayOutputStream crlf = new ByteArrayOutputStream();
+      int bare = 0;
+      int feeds = 0;
+      for (int i = 0; i < source.length; i++) {
+        if (source[i] == '\n') {
+          feeds++;
+          if (i == 0 || source[i - 1] != '\r') {
+            bare++;
+            crlf.write('\r');
+          }
+        }
+        crlf.write(source[i]);
+      }
+      LineEndings.Converted sent = LineEndings.convert(source);
+      assertThat(sent.crlf()).as("%s", Arrays.toString(source)).isEqualTo(crlf.toByteArray());
+      assertThat(sent.endings())
+          .isEqualTo(
+              bare == 0 ? LineEndings.CRLF : bare == feeds ? LineEndings.LF : LineEndings.MIXED);
       assertThat(sent.endings().restore(sent.crlf(), sent.bareLines())).isEqualTo(source);
     }
   }
