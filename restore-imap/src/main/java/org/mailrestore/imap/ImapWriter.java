@@ -372,7 +372,7 @@ final class ImapWriter implements MailboxWriter {
                       e.getValue().uidValidity(),
                       e.getValue().uid(),
                       m.lineEndings(),
-                      m.lineEndings() == LineEndings.MIXED ? m.bareLines() : null));
+                      m.bareLines()));
               journal.restored(m.item(), id);
             }
             ImapRecords.addMessages(c, account.key(), rows);

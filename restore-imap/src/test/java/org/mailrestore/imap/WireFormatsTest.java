@@ -68,11 +68,11 @@ class WireFormatsTest {
 
   @Test
   void bareLineFeedsGoAsCrlfAndComeBackAsTheyWere() {
-    byte[] lf = "From: a\nSubject: b\n\nbody\r-ish\n".getBytes(StandardCharsets.US_ASCII);
+    byte[] lf = "From: a\nSubject: b\n\nbody-ish\n".getBytes(StandardCharsets.US_ASCII);
     LineEndings.Converted sent = LineEndings.convert(lf);
     assertThat(sent.endings()).isEqualTo(LineEndings.LF);
     assertThat(new String(sent.crlf(), StandardCharsets.US_ASCII))
-        .isEqualTo("From: a\r\nSubject: b\r\n\r\nbody\r-ish\r\n");
+        .isEqualTo("From: a\r\nSubject: b\r\n\r\nbody-ish\r\n");
     assertThat(LineEndings.LF.restore(sent.crlf(), sent.bareLines())).isEqualTo(lf);
     byte[] mixed = "H: a\r\nH: b\r\n\r\nbody\nmore\r\nend\n".getBytes(StandardCharsets.US_ASCII);
     LineEndings.Converted both = LineEndings.convert(mixed);
@@ -88,8 +88,7 @@ class WireFormatsTest {
     for (String text : List.of("", "\n", "\r\n", "\nx", "x", "\r", "\n\n\r\n", "a\r\n\nb\r")) {
       byte[] source = text.getBytes(StandardCharsets.US_ASCII);
       LineEndings.Converted sent = LineEndings.convert(source);
-      assertThat(new String(sent.crlf(), StandardCharsets.US_ASCII))
-          .isEqualTo(text.replace("\r\n", "\n").replace("\n", "\r\n"));
+      assertThat(sent.crlf()).isEqualTo(asImapCarriesIt(source));
       assertThat(sent.endings().restore(sent.crlf(), sent.bareLines()))
           .as("%s", text.replace("\n", "\\n"))
           .isEqualTo(source);
@@ -112,35 +111,65 @@ class WireFormatsTest {
 
   @Test
   void anyByteAtAnyPlaceOfAWordIsConvertedAsByteByByte() {
-    // the scan reads eight bytes at a time: line feeds at every offset of a word and in the last
-    // bytes, next to bytes that differ from a line feed only in the high bit or by a carry
-    byte[] alphabet = {'\n', '\r', (byte) 0x8A, 0x0B, 0x09, 0x00, (byte) 0xFF, 'x'};
+    // the scan reads eight bytes at a time: line endings at every offset of a word and in the last
+    // bytes, next to bytes that differ from CR or LF only in the high bit or by a carry
+    byte[] alphabet = {'\n', '\r', (byte) 0x8A, (byte) 0x8D, 0x0B, 0x0E, 0x00, (byte) 0xFF, 'x'};
     Random random = new Random(43);
-    for (int m = 0; m < 2_000; m++) {
+    for (int m = 0; m < 5_000; m++) {
       byte[] source = new byte[random.nextInt(41)];
       for (int i = 0; i < source.length; i++) {
         source[i] = alphabet[random.nextInt(alphabet.length)];
       }
-      ByteArrayOutputStream crlf = new ByteArrayOutputStream();
-      int bare = 0;
-      int feeds = 0;
-      for (int i = 0; i < source.length; i++) {
-        if (source[i] == '\n') {
-          feeds++;
-          if (i == 0 || source[i - 1] != '\r') {
-            bare++;
-            crlf.write('\r');
-          }
-        }
-        crlf.write(source[i]);
-      }
+      byte[] expected = asImapCarriesIt(source);
+      String text = new String(source, StandardCharsets.ISO_8859_1);
+      int bareCr =
+          text.replace("\r\n", "").length() - text.replace("\r\n", "").replace("\r", "").length();
+      int endings = countOf(text.replace("\r\n", "\n"), '\n') + bareCr;
+      int bare = expected.length - source.length;
       LineEndings.Converted sent = LineEndings.convert(source);
-      assertThat(sent.crlf()).as("%s", Arrays.toString(source)).isEqualTo(crlf.toByteArray());
+      assertThat(sent.crlf()).as("%s", Arrays.toString(source)).isEqualTo(expected);
       assertThat(sent.endings())
+          .as("%s", Arrays.toString(source))
           .isEqualTo(
-              bare == 0 ? LineEndings.CRLF : bare == feeds ? LineEndings.LF : LineEndings.MIXED);
-      assertThat(sent.endings().restore(sent.crlf(), sent.bareLines())).isEqualTo(source);
+              bare == 0
+                  ? LineEndings.CRLF
+                  : bareCr > 0
+                      ? LineEndings.CR
+                      : bare == endings ? LineEndings.LF : LineEndings.MIXED);
+      assertThat(sent.endings().restore(sent.crlf(), sent.bareLines()))
+          .as("%s", Arrays.toString(source))
+          .isEqualTo(source);
     }
+  }
+
+  @Test
+  void bareCarriageReturnsGoAsCrlfAndComeBackAsTheyWere() {
+    byte[] source =
+        "Subject: a\rFrom: b\r\rbody\r\r\nmore\nend\r".getBytes(StandardCharsets.US_ASCII);
+    LineEndings.Converted sent = LineEndings.convert(source);
+    assertThat(sent.endings()).isEqualTo(LineEndings.CR);
+    assertThat(new String(sent.crlf(), StandardCharsets.US_ASCII))
+        .isEqualTo("Subject: a\r\nFrom: b\r\n\r\nbody\r\n\r\nmore\r\nend\r\n");
+    assertThat(LineEndings.CR.restore(sent.crlf(), sent.bareLines())).isEqualTo(source);
+  }
+
+  /** Every line ending CRLF: a CR before each bare LF, an LF after each bare CR. */
+  private static byte[] asImapCarriesIt(byte[] source) {
+    ByteArrayOutputStream crlf = new ByteArrayOutputStream();
+    for (int i = 0; i < source.length; i++) {
+      if (source[i] == '\n' && (i == 0 || source[i - 1] != '\r')) {
+        crlf.write('\r');
+      }
+      crlf.write(source[i]);
+      if (source[i] == '\r' && (i + 1 == source.length || source[i + 1] != '\n')) {
+        crlf.write('\n');
+      }
+    }
+    return crlf.toByteArray();
+  }
+
+  private static int countOf(String text, char c) {
+    return (int) text.chars().filter(x -> x == c).count();
   }
 
   @Test

@@ -2,6 +2,7 @@ package org.mailrestore.destination;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayInputStream;
@@ -59,7 +60,7 @@ public abstract class MailTargetContract {
    * server without provisioning) makes them first.
    */
   public static final List<String> USERS =
-      List.of("ann", "bea", "cid", "dan", "eve", "fay", "gus", "hal");
+      List.of("ann", "bea", "cid", "dan", "eve", "fay", "gus", "hal", "ivy");
 
   /** Opens the target under test. */
   protected abstract MailTarget open(TargetContext context) throws Exception;
@@ -334,6 +335,57 @@ public abstract class MailTargetContract {
         }
         if (store.fidelity(written.type()).contains(Fidelity.ITEM_DETAILS)) {
           assertThat(state.attrs()).isEqualTo(expected.attrs());
+        }
+      }
+    }
+  }
+
+  @Test
+  void messagesWhoseLinesEndOddlyAreReadBackByteForByte() throws Exception {
+    // Real archives hold them: bare LF bodies, bare CR (old Macintosh mail), CR CR LF (a CRLF
+    // message converted once too often), a CR ending the message, no line ending at the end.
+    List<String> texts =
+        List.of(
+            "From: a@example.org\nSubject: lf\n\nbody\nend\n",
+            "From: a@example.org\rSubject: cr\r\rbody\rend\r",
+            "From: a@example.org\r\nSubject: crcrlf\r\n\r\nbody\r\r\nmid\rline\nend\r",
+            "From: a@example.org\r\nSubject: open\r\n\r\nno line ending at the end");
+    assumeTrue(target.contentTypes().contains(ItemType.MESSAGE), "the target holds no messages");
+    ProvisionedAccount account = provision("ivy");
+    try (MailboxWriter writer = target.mailbox(account, context())) {
+      List<ItemToWrite> items = new ArrayList<>();
+      for (int i = 0; i < texts.size(); i++) {
+        byte[] bytes = texts.get(i).getBytes(StandardCharsets.US_ASCII);
+        BlobDigest digest = BlobDigest.ofContent(bytes);
+        contents.put(digest, bytes);
+        Revision state =
+            Revision.builder(1, 0)
+                .folder(SystemFolder.INBOX.id())
+                .date(1_700_000_000_000L + i * 1000L)
+                .blob(bytes.length, digest)
+                .build();
+        items.add(
+            new ItemToWrite(
+                5000 + i, ItemType.MESSAGE, state, SystemFolder.INBOX.id(), "odd " + i, null));
+      }
+      RecordingJournal journal = journal("ivy", 1);
+      writer.writeItems(new ItemBatch(1, items, false), journal);
+      writer.finish();
+      assertThat(journal.failures()).isEmpty();
+      RestoredStore store = target.readBack();
+      Map<Integer, RestoredItem> held = store.items(account, journal.mappings().values());
+      assertThat(held).hasSize(texts.size());
+      for (ItemToWrite written : items) {
+        RestoredItem read = held.get(journal.mappings().get(written.oldId()));
+        assertThat(read.item().revisions().get(0).digest())
+            .as(written.location())
+            .isEqualTo(written.state().digest());
+        if (store.keepsBytes(ItemType.MESSAGE)) {
+          try (InputStream in = read.content().open()) {
+            assertThat(in.readAllBytes())
+                .as(written.location())
+                .isEqualTo(contents.get(written.state().digest()));
+          }
         }
       }
     }
