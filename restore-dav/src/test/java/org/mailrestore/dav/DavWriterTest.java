@@ -249,6 +249,11 @@ class DavWriterTest {
       }
 
       @Override
+      public void renamed(FolderBatch.FolderToWrite folder, String name, String detail) {
+        real.renamed(folder, name, detail);
+      }
+
+      @Override
       public void dedupHits(long count) {}
 
       @Override

@@ -26,8 +26,14 @@ import org.mailrestore.sql.Sql;
  */
 final class FolderPaths {
 
-  /** A folder created on the server in cluster 0, to record. */
-  record Made(FolderToWrite folder, String path, String name, Parent parent) {}
+  /**
+   * A folder created on the server in cluster 0, to record.
+   *
+   * @param name the folder's name in the source (what verify and export read back)
+   * @param refused why the server refused the planned name, when the folder was made under a plain
+   *     one instead; else null
+   */
+  record Made(FolderToWrite folder, String path, String name, Parent parent, String refused) {}
 
   /** Where a made folder hangs: a target id known now, or another made folder. */
   record Parent(Integer id, Made made) {}
@@ -89,7 +95,8 @@ final class FolderPaths {
               null,
               path,
               batch.recoveryFolderName(),
-              new Parent(SystemFolder.USER_ROOT.id(), null));
+              new Parent(SystemFolder.USER_ROOT.id(), null),
+              null);
     }
     Map<Integer, Made> planned = new HashMap<>();
     Map<Integer, Parent> skipped = new HashMap<>();
@@ -118,9 +125,22 @@ final class FolderPaths {
         continue;
       }
       String path = server.child(parentPath(parent), f.name());
-      server.create(s, path, null);
+      String refused = null;
+      try {
+        server.create(s, path, null);
+      } catch (ImapException e) {
+        // A name this server takes no character of (Cyrus: * % " \ and control characters): the
+        // folder and its messages are restored under a plain name, reported as a repair.
+        String plain = ServerFolders.plainName(f.name());
+        if (plain.equals(f.name())) {
+          throw e;
+        }
+        path = server.child(parentPath(parent), plain);
+        server.create(s, path, null);
+        refused = e.response().describe();
+      }
       madePaths.add(path);
-      Made m = new Made(f, path, f.name(), parent);
+      Made m = new Made(f, path, f.name(), parent, refused);
       planned.put(f.oldId(), m);
       made.add(m);
     }
@@ -189,6 +209,12 @@ final class FolderPaths {
         journal.mapped(FolderBatch.RECOVERY_OLD_ID, id);
       } else {
         journal.restored(m.folder(), id);
+      }
+      if (m.refused() != null) {
+        journal.renamed(
+            m.folder(),
+            ServerFolders.plainName(m.name()),
+            "the server refused the name " + m.name() + " (" + m.refused() + ")");
       }
     }
   }

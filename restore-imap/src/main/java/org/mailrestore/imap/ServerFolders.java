@@ -183,6 +183,20 @@ final class ServerFolders {
   }
 
   /**
+   * A folder's name without the characters IMAP servers refuse in names: the list wildcards {@code
+   * *} and {@code %}, {@code "} and {@code \} (Cyrus takes none of them) and control characters,
+   * each replaced by {@code _}.
+   */
+  static String plainName(String name) {
+    StringBuilder plain = new StringBuilder(name.length());
+    name.codePoints()
+        .map(c ->
+            c == '*' || c == '%' || c == '"' || c == '\\' || Character.isISOControl(c) ? '_' : c)
+        .forEach(plain::appendCodePoint);
+    return plain.toString();
+  }
+
+  /**
    * The system folders a mail server has as such; the others (Contacts, Calendar, Chats...) are
    * plain folders there, whose names a backup's folders may take.
    */

@@ -30,6 +30,15 @@ public interface ClusterJournal {
   /** A mapping that is no item of the backup (the recovery folder). */
   void mapped(int oldId, int newId);
 
+  /**
+   * The folder was made under another name than the one planned, because the target refused that
+   * one: a repair, reported as a warning.
+   *
+   * @param name the name it was made under
+   * @param detail why, in the target's words
+   */
+  void renamed(FolderToWrite folder, String name, String detail);
+
   /** The item could not be written, with the reason a person can act on. */
   void failed(ItemToWrite item, FailureReason reason, String detail);
 

@@ -29,6 +29,11 @@ public enum FailureReason {
   FOLDER_CYCLE,
   /** Warning: a folder was renamed because its name was taken under the same parent. */
   DUPLICATE_NAME,
+  /**
+   * Warning: the target refused a folder's name (Cyrus takes no {@code *} or {@code %}); the folder
+   * was restored under a name it takes, with its items.
+   */
+  FOLDER_RENAMED,
   /** A file of the source (a message of a Maildir tree) cannot be read. */
   SOURCE_UNREADABLE,
   /** An account's files cannot be read. */
@@ -80,6 +85,7 @@ public enum FailureReason {
     return this == ORPHAN_FOLDER
         || this == FOLDER_CYCLE
         || this == DUPLICATE_NAME
+        || this == FOLDER_RENAMED
         || this == NOT_CARRIED;
   }
 }

@@ -392,6 +392,53 @@ public abstract class MailTargetContract {
   }
 
   @Test
+  void aFolderWhoseNameTheTargetRefusesHoldsItsItemsUnderANameItTakes() throws Exception {
+    // Names a Zimbra or Maildir user could give, which some IMAP servers refuse (Cyrus: * % ").
+    List<String> names = List.of("Spam*%", "Say \"hi\"");
+    ProvisionedAccount account = provision("ivy");
+    try (MailboxWriter writer = target.mailbox(account, context())) {
+      List<FolderToWrite> folders = new ArrayList<>();
+      for (int i = 0; i < names.size(); i++) {
+        folders.add(
+            new FolderToWrite(
+                310 + i,
+                ItemType.FOLDER,
+                new FolderBatch.Parent.System(SystemFolder.USER_ROOT.id()),
+                names.get(i),
+                Revision.builder(1, 0)
+                    .folder(1)
+                    .name(names.get(i))
+                    .view(contentType().wireName())
+                    .build(),
+                "odd folder " + i));
+      }
+      RecordingJournal cluster0 = journal("ivy", 0);
+      writer.writeFolders(new FolderBatch(folders, null, Map.of(), List.of()), cluster0);
+      assertThat(cluster0.committed()).as("cluster 0's record committed").isTrue();
+      for (RecordingJournal.Renamed r : cluster0.renamed()) {
+        // a rename is a repair the report names: the name it took, and the target's words
+        assertThat(r.name()).doesNotContain("*", "%", "\"");
+        assertThat(r.detail()).isNotBlank();
+      }
+      List<ItemToWrite> items = new ArrayList<>();
+      for (int i = 0; i < names.size(); i++) {
+        items.add(item(5100 + i, cluster0.mappings().get(310 + i), "in odd " + i, "", List.of()));
+      }
+      RecordingJournal journal = journal("ivy", 1);
+      writer.writeItems(new ItemBatch(1, items, false), journal);
+      writer.finish();
+      assertThat(journal.failures()).isEmpty();
+      Map<Integer, RestoredItem> held =
+          target.readBack().items(account, journal.mappings().values());
+      for (ItemToWrite written : items) {
+        RestoredItem read = held.get(journal.mappings().get(written.oldId()));
+        assertThat(read).as(written.location()).isNotNull();
+        assertThat(read.item().revisions().get(0).folderId()).isEqualTo(written.folder());
+      }
+    }
+  }
+
+  @Test
   void aClusterWrittenAgainAfterItsJournalFailedHoldsEachItemOnce() throws Exception {
     ProvisionedAccount account = provision("cid");
     try (MailboxWriter writer = target.mailbox(account, context())) {
@@ -597,6 +644,11 @@ public abstract class MailTargetContract {
       @Override
       public void failed(ItemToWrite item, FailureReason reason, String detail) {
         real.failed(item, reason, detail);
+      }
+
+      @Override
+      public void renamed(FolderToWrite folder, String name, String detail) {
+        real.renamed(folder, name, detail);
       }
 
       @Override

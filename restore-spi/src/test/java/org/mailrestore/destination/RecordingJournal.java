@@ -27,6 +27,9 @@ public class RecordingJournal implements ClusterJournal {
   /** What the target said of an item it could not write. */
   public record Failure(int oldId, FailureReason reason, String detail) {}
 
+  /** A folder made under another name than planned. */
+  public record Renamed(int oldId, String name, String detail) {}
+
   private static final String TABLE = "contract_journal";
 
   private final DataSource database;
@@ -34,6 +37,7 @@ public class RecordingJournal implements ClusterJournal {
   private final int seq;
   private final Map<Integer, Integer> mappings = new ConcurrentHashMap<>();
   private final List<Failure> failures = new CopyOnWriteArrayList<>();
+  private final List<Renamed> renamed = new CopyOnWriteArrayList<>();
   private final AtomicLong itemsRestored = new AtomicLong();
   private final AtomicLong dedupHits = new AtomicLong();
 
@@ -87,6 +91,11 @@ public class RecordingJournal implements ClusterJournal {
   }
 
   @Override
+  public void renamed(FolderToWrite folder, String name, String detail) {
+    renamed.add(new Renamed(folder.oldId(), name, detail));
+  }
+
+  @Override
   public void failed(ItemToWrite item, FailureReason reason, String detail) {
     failures.add(new Failure(item.oldId(), reason, detail));
   }
@@ -134,6 +143,10 @@ public class RecordingJournal implements ClusterJournal {
   /** Source ids and the target's ids for them: items, folders, tags, other mappings. */
   public Map<Integer, Integer> mappings() {
     return Map.copyOf(mappings);
+  }
+
+  public List<Renamed> renamed() {
+    return renamed;
   }
 
   public List<Failure> failures() {

@@ -127,6 +127,19 @@ public final class ClusterRecord implements ClusterJournal {
   }
 
   @Override
+  public synchronized void renamed(FolderToWrite folder, String name, String detail) {
+    metrics.failure(FailureReason.FOLDER_RENAMED);
+    failures.add(
+        FailureRow.of(
+            Phase.DATA,
+            FailureReason.FOLDER_RENAMED,
+            header.sourceAccountId(),
+            folder.oldId(),
+            folder.location(),
+            "restored as " + name + ": " + detail));
+  }
+
+  @Override
   public synchronized void failed(ItemToWrite item, FailureReason reason, String detail) {
     metrics.failure(reason);
     metrics.items("failed", item.type(), 1);

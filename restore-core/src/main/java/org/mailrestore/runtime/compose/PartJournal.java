@@ -64,6 +64,11 @@ final class PartJournal implements ClusterJournal {
   }
 
   @Override
+  public void renamed(FolderToWrite folder, String name, String detail) {
+    journal.renamed(folder, name, detail);
+  }
+
+  @Override
   public void failed(ItemToWrite item, FailureReason reason, String detail) {
     journal.failed(item, reason, detail);
   }
