@@ -7,7 +7,7 @@ import org.mailrestore.source.MailSource;
 import org.mailrestore.source.SourceContext;
 import org.mailrestore.source.SourceSpec;
 
-/** Opens sources through the installed source kinds. */
+/** Opens sources through the installed source kinds, their account ids in ASCII. */
 final class Sources implements SourceOpener {
 
   private final SourceContext context;
@@ -18,7 +18,7 @@ final class Sources implements SourceOpener {
 
   @Override
   public MailSource open(SourceSpec spec, Selection selection) throws IOException {
-    return spec.open(context.withAccounts(selection.accounts()));
+    return new AsciiAccountIds(spec.open(context.withAccounts(selection.accounts())));
   }
 
   @Override
