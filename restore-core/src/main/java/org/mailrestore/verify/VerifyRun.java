@@ -5,6 +5,7 @@ import java.io.InterruptedIOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,6 +32,9 @@ import org.mailrestore.source.MailSource;
  * grants are checked by {@link FolderCheck}, {@link ContentCheck} and {@link GrantCheck}.
  */
 final class VerifyRun {
+
+  /** Characters of a value a difference shows; a longer one is cut. */
+  private static final int SHOWN_CHARACTERS = 120;
 
   final MailSource source;
   final Verifier.Options options;
@@ -191,9 +195,32 @@ final class VerifyRun {
   }
 
   void check(String what, String field, Object expected, Object actual) {
-    if (!Objects.equals(expected, actual)) {
-      differ(what + ": " + field + " is " + actual + ", expected " + expected);
+    if (Objects.equals(expected, actual)) {
+      return;
     }
+    if (expected instanceof Map<?, ?> e && actual instanceof Map<?, ?> a) {
+      // Only the keys that differ: a contact's picture alone is some 100,000 characters.
+      Set<Object> keys = new TreeSet<>(Comparator.comparing(String::valueOf));
+      keys.addAll(e.keySet());
+      keys.addAll(a.keySet());
+      List<String> differing = new ArrayList<>();
+      for (Object key : keys) {
+        if (!Objects.equals(e.get(key), a.get(key))) {
+          differing.add(key + " is " + shown(a.get(key)) + ", expected " + shown(e.get(key)));
+        }
+      }
+      differ(what + ": " + field + ": " + String.join("; ", differing));
+    } else {
+      differ(what + ": " + field + " is " + shown(actual) + ", expected " + shown(expected));
+    }
+  }
+
+  /** A value as a difference shows it: a long one cut, with its length. */
+  static String shown(Object value) {
+    String text = String.valueOf(value);
+    return text.length() <= SHOWN_CHARACTERS
+        ? text
+        : text.substring(0, SHOWN_CHARACTERS) + "... (" + text.length() + " characters)";
   }
 
   private void verifyAccount(Account account) throws SQLException, IOException {

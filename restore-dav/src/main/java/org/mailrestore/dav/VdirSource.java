@@ -5,6 +5,7 @@ import ezvcard.VCard;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Parsed;
 import org.mailrestore.mail.Revision;
 import org.mailrestore.mail.SystemFolder;
+import org.mailrestore.message.MessageHeaders;
 import org.mailrestore.source.ItemEntry;
 import org.mailrestore.source.ItemStream;
 import org.mailrestore.source.LocalIdentity;
@@ -40,6 +42,8 @@ import org.mailrestore.source.Passing;
  * is its item's content, as it is.
  */
 final class VdirSource implements MailSource {
+
+  private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
 
   private final Path root;
   private final Map<String, Path> accounts;
@@ -208,7 +212,10 @@ final class VdirSource implements MailSource {
       String text = new String(bytes, StandardCharsets.UTF_8);
       long date = attributes.lastModifiedTime().toMillis();
       if (type == ItemType.CONTACT) {
-        List<VCard> cards = ContactCard.read(text);
+        // vCard 3.0 and 4.0 are UTF-8, but old exports (Outlook, phones) wrote their own 8-bit
+        // charset: read as UTF-8 they became U+FFFD on the server, for good. As mail clients do.
+        String cardText = MessageHeaders.text(bytes, 0, bytes.length, WINDOWS_1252);
+        List<VCard> cards = ContactCard.read(cardText);
         if (cards.size() != 1) {
           return new ItemEntry.Undecodable(
               id, type, location, "holds " + cards.size() + " cards, not one", false);
@@ -219,7 +226,7 @@ final class VdirSource implements MailSource {
                 .uuid(card.getUid() == null ? null : card.getUid().getValue())
                 .folder(c.folderId())
                 .date(date)
-                .tags(DavResource.tagsOf(ItemType.CONTACT, text))
+                .tags(DavResource.tagsOf(ItemType.CONTACT, cardText))
                 .attrs(CardFields.of(card))
                 .build();
         return new ItemEntry.Decoded(new Item(id, type, List.of(state)), location);

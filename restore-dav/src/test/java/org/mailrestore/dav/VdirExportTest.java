@@ -172,6 +172,35 @@ class VdirExportTest {
     }
   }
 
+  /**
+   * A card in the 8-bit charset of an old export is read as mail clients read it, not as U+FFFD.
+   */
+  @Test
+  void aCardNotInUtf8IsReadInWindows1252() throws Exception {
+    Path contacts = dir.resolve("old/ann@example.org/contacts");
+    java.nio.file.Files.createDirectories(contacts);
+    java.nio.file.Files.write(
+        contacts.resolve("latin.vcf"),
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:latin-1\r\nN:\u00d1and\u00fa;Zo\u00eb;;;\r\nFN:Zo\u00eb \u00d1and\u00fa\r\nEND:VCARD\r\n"
+            .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    java.nio.file.Files.write(
+        contacts.resolve("utf8.vcf"),
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:utf-8\r\nN:M\u00fcller;J\u00fcrgen;;;\r\nFN:J\u00fcrgen M\u00fcller\r\nEND:VCARD\r\n"
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    Map<String, Map<String, String>> read = new HashMap<>();
+    try (MailSource vdir =
+            new VdirSource(
+                dir.resolve("old"), null, org.mailrestore.blob.PathFence.NONE, 1L << 30);
+        ItemStream items = vdir.items("ann@example.org", ItemType.contents())) {
+      while (items.hasNext()) {
+        Revision r = ((ItemEntry.Decoded) items.next()).item().latest().get();
+        read.put(r.uuid(), r.attrs());
+      }
+    }
+    assertThat(read.get("latin-1")).containsEntry("fullName", "Zo\u00eb \u00d1and\u00fa");
+    assertThat(read.get("utf-8")).containsEntry("fullName", "J\u00fcrgen M\u00fcller");
+  }
+
   private static List<Item> latest(BackupReader source, String accountId) throws Exception {
     List<Item> items = new ArrayList<>();
     try (ItemStream stream =
