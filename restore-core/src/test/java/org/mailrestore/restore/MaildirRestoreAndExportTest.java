@@ -67,6 +67,19 @@ class MaildirRestoreAndExportTest {
     write(ben.resolve("LICENSE"), "a file at the top of the tree\n");
     Files.createDirectories(ben.resolve("empty_dir"));
     Files.createSymbolicLink(ben.resolve("inbox/link."), ben.resolve("projects/3."));
+    // A named pipe where a message should be: opened, it would block the restore for ever.
+    Process fifo =
+        new ProcessBuilder("mkfifo", anna.resolve("cur/1004.M7P1.host:2,S").toString())
+            .inheritIO()
+            .start();
+    try {
+      if (fifo.waitFor() != 0) {
+        throw new IOException("mkfifo failed");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
     Files.createDirectories(root.resolve("Bad Name"));
     // No address takes it either; and the engine keeps account ids in ASCII: recording it as it is
     // failed the whole operation ("Illegal mix of collations")
@@ -110,13 +123,14 @@ class MaildirRestoreAndExportTest {
     try (RestoreFixture f = new RestoreFixture()) {
       OperationSummary summary =
           f.restore(new RestoreRequest(source, null, null, null, null, null, null, 0, 0, null));
-      // The symbolic link is reported, not followed, and each directory that cannot be a user is
-      // an account that failed; everything else is restored.
+      // The symbolic link and the named pipe are reported, not read, and each directory that
+      // cannot be a user is an account that failed; everything else is restored.
       assertThat(summary.state()).as(summary.message()).isEqualTo(OperationState.PARTIAL);
       assertThat(f.engine.bookkeeping().failures().list(summary.id(), 0, 10))
           .extracting(failure -> failure.reason() + " " + failure.location())
           .containsExactlyInAnyOrder(
               "SOURCE_UNREADABLE inbox/link.",
+              "SOURCE_UNREADABLE cur/1004.M7P1.host:2,S",
               "ACCOUNT_UNREADABLE Bad Name/",
               "ACCOUNT_UNREADABLE Jos\u00e9/");
       assertThat(summary.counts().accounts()).as("anna, ben and the two that failed").isEqualTo(4);

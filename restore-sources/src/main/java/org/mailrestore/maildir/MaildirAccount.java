@@ -254,7 +254,8 @@ final class MaildirAccount {
   /**
    * A message file looked at (one {@code stat}, its attributes kept for the copy's check, its
    * directory for its open), or null for anything else: a symbolic link is reported and not
-   * followed, a directory or a file that vanished is passed over.
+   * followed, so is a named pipe, a socket or a device (not read: it could block the restore); a
+   * directory or a file that vanished is passed over.
    */
   private PathFence.Looked regularFile(Path p) {
     PathFence.Looked looked;
@@ -269,6 +270,8 @@ final class MaildirAccount {
     }
     if (attrs.isSymbolicLink() && !Files.isDirectory(p)) {
       linkNotFollowed(p);
+    } else if (attrs.isOther()) {
+      problem(MaildirPlan.notAFile(userDir, p));
     }
     return null;
   }

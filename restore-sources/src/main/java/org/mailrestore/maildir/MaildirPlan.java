@@ -346,6 +346,13 @@ final class MaildirPlan {
     problem(linkNotFollowed(userDir, p));
   }
 
+  /** A named pipe, a socket or a device where a message should be: reading it could block. */
+  static SourceProblem notAFile(Path userDir, Path p) {
+    return new SourceProblem(
+        userDir.relativize(p).toString(),
+        "not a file (a named pipe, a socket or a device); not read");
+  }
+
   private static long mtime(PathFence fence, Path p) throws IOException {
     return fence.attributes(p).lastModifiedTime().toMillis();
   }
