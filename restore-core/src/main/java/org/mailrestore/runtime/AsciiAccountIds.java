@@ -26,6 +26,8 @@ import org.mailrestore.source.SourceProblem;
  */
 final class AsciiAccountIds extends ForwardingMailSource {
 
+  private static final HexFormat HEX = HexFormat.of().withUpperCase();
+
   AsciiAccountIds(MailSource delegate) {
     super(delegate);
   }
@@ -40,7 +42,7 @@ final class AsciiAccountIds extends ForwardingMailSource {
       if (b >= 0x20 && b < 0x7F && b != '%') {
         ascii.append((char) b);
       } else {
-        ascii.append('%').append(HexFormat.of().withUpperCase().toHexDigits(b));
+        ascii.append('%').append(HEX.toHexDigits(b));
       }
     }
     return ascii.toString();
@@ -51,17 +53,21 @@ final class AsciiAccountIds extends ForwardingMailSource {
     if (id.indexOf('%') < 0) {
       return id;
     }
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(id.length());
-    for (int i = 0; i < id.length(); i++) {
-      char c = id.charAt(i);
-      if (c == '%' && i + 2 < id.length() && isHex(id.charAt(i + 1)) && isHex(id.charAt(i + 2))) {
-        bytes.write(HexFormat.fromHexDigits(id, i + 1, i + 3));
+    // Over the id's bytes: what encode made is ASCII, and anything else passes as it is.
+    byte[] in = id.getBytes(StandardCharsets.UTF_8);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(in.length);
+    for (int i = 0; i < in.length; i++) {
+      if (in[i] == '%'
+          && i + 2 < in.length
+          && HexFormat.isHexDigit(in[i + 1])
+          && HexFormat.isHexDigit(in[i + 2])) {
+        out.write(HexFormat.fromHexDigit(in[i + 1]) << 4 | HexFormat.fromHexDigit(in[i + 2]));
         i += 2;
       } else {
-        bytes.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
+        out.write(in[i]);
       }
     }
-    return bytes.toString(StandardCharsets.UTF_8);
+    return out.toString(StandardCharsets.UTF_8);
   }
 
   private static boolean isPlain(String id) {
@@ -72,10 +78,6 @@ final class AsciiAccountIds extends ForwardingMailSource {
       }
     }
     return true;
-  }
-
-  private static boolean isHex(char c) {
-    return Character.digit(c, 16) >= 0;
   }
 
   @Override

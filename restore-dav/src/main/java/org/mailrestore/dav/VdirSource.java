@@ -209,13 +209,16 @@ final class VdirSource implements MailSource {
       try (InputStream in = fence.open(file)) {
         bytes = in.readAllBytes();
       }
-      String text = new String(bytes, StandardCharsets.UTF_8);
+      // vCard 3.0 and 4.0 are UTF-8, but old exports (Outlook, phones) wrote their own 8-bit
+      // charset: read as UTF-8 such a card became U+FFFD on the server, for good. As mail clients
+      // do. A calendar object's bytes are its content as they are.
+      String text =
+          type == ItemType.CONTACT
+              ? MessageHeaders.text(bytes, 0, bytes.length, WINDOWS_1252)
+              : new String(bytes, StandardCharsets.UTF_8);
       long date = attributes.lastModifiedTime().toMillis();
       if (type == ItemType.CONTACT) {
-        // vCard 3.0 and 4.0 are UTF-8, but old exports (Outlook, phones) wrote their own 8-bit
-        // charset: read as UTF-8 they became U+FFFD on the server, for good. As mail clients do.
-        String cardText = MessageHeaders.text(bytes, 0, bytes.length, WINDOWS_1252);
-        List<VCard> cards = ContactCard.read(cardText);
+        List<VCard> cards = ContactCard.read(text);
         if (cards.size() != 1) {
           return new ItemEntry.Undecodable(
               id, type, location, "holds " + cards.size() + " cards, not one", false);
@@ -226,7 +229,7 @@ final class VdirSource implements MailSource {
                 .uuid(card.getUid() == null ? null : card.getUid().getValue())
                 .folder(c.folderId())
                 .date(date)
-                .tags(DavResource.tagsOf(ItemType.CONTACT, cardText))
+                .tags(DavResource.tagsOf(ItemType.CONTACT, text))
                 .attrs(CardFields.of(card))
                 .build();
         return new ItemEntry.Decoded(new Item(id, type, List.of(state)), location);

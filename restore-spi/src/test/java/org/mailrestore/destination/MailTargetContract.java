@@ -222,12 +222,16 @@ public abstract class MailTargetContract {
     if (type == ItemType.CONTACT) {
       state.attrs(Map.of("firstName", subject, "email", "c" + oldId + "@example.org"));
     } else {
-      byte[] bytes = type == ItemType.MESSAGE ? message(subject) : invite(type, oldId, subject);
-      BlobDigest digest = BlobDigest.ofContent(bytes);
-      contents.put(digest, bytes);
-      state.blob(bytes.length, digest);
+      lent(state, type == ItemType.MESSAGE ? message(subject) : invite(type, oldId, subject));
     }
     return new ItemToWrite(oldId, type, state.build(), folder, "item " + oldId, null);
+  }
+
+  /** Content {@link #context()} lends by its digest, named by the revision. */
+  private Revision.Builder lent(Revision.Builder state, byte[] bytes) {
+    BlobDigest digest = BlobDigest.ofContent(bytes);
+    contents.put(digest, bytes);
+    return state.blob(bytes.length, digest);
   }
 
   /** Writes cluster 0: folders Work and Work/Sub, tag Urgent; returns the folder map. */
@@ -355,14 +359,12 @@ public abstract class MailTargetContract {
     try (MailboxWriter writer = target.mailbox(account, context())) {
       List<ItemToWrite> items = new ArrayList<>();
       for (int i = 0; i < texts.size(); i++) {
-        byte[] bytes = texts.get(i).getBytes(StandardCharsets.US_ASCII);
-        BlobDigest digest = BlobDigest.ofContent(bytes);
-        contents.put(digest, bytes);
         Revision state =
-            Revision.builder(1, 0)
-                .folder(SystemFolder.INBOX.id())
-                .date(1_700_000_000_000L + i * 1000L)
-                .blob(bytes.length, digest)
+            lent(
+                    Revision.builder(1, 0)
+                        .folder(SystemFolder.INBOX.id())
+                        .date(1_700_000_000_000L + i * 1000L),
+                    texts.get(i).getBytes(StandardCharsets.US_ASCII))
                 .build();
         items.add(
             new ItemToWrite(
