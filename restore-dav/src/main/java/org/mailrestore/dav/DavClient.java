@@ -349,10 +349,20 @@ public final class DavClient {
     return HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8);
   }
 
+  /** Tries of a request answered 5xx: a server briefly busy. */
+  private static final int TRIES_ANSWERED = 3;
+
   /**
-   * Sends a request; a dropped connection or a 5xx answer is tried again, twice: a server that
-   * closed a kept-alive connection (Radicale does) or was briefly busy must not fail an item. Every
-   * request here is safe to repeat: a repeated create answers 412 or 405, and is read as "there".
+   * Tries of a request whose connection dropped: each try may take another kept-alive connection of
+   * the pool that the server closed meanwhile (Radicale closes them after 30 s idle; a CI run saw
+   * three in a row fail one PUT with "header parser received no bytes").
+   */
+  private static final int TRIES_DROPPED = 5;
+
+  /**
+   * Sends a request; a dropped connection or a 5xx answer is tried again: a server that closed a
+   * kept-alive connection (Radicale does) or was briefly busy must not fail an item. Every request
+   * here is safe to repeat: a repeated create answers 412 or 405, and is read as "there".
    */
   private Answer send(HttpRequest.Builder b, URI uri) throws IOException {
     HttpResponse<String> r = exchange(b, uri);
@@ -365,7 +375,7 @@ public final class DavClient {
       try {
         HttpResponse<String> r =
             http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-        if (r.statusCode() >= 500 && attempt < 3) {
+        if (r.statusCode() >= 500 && attempt < TRIES_ANSWERED) {
           pause(attempt, uri);
           continue;
         }
@@ -374,7 +384,7 @@ public final class DavClient {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted while talking to " + uri, e);
       } catch (IOException e) {
-        if (attempt == 3) {
+        if (attempt == TRIES_DROPPED) {
           throw new IOException(
               request.method() + " " + uri + " failed " + attempt + " times: " + e.getMessage(), e);
         }
