@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A 2 GiB message restores in a JVM with a 96 MiB heap: blobs stream through fixed buffers, never
- * whole in memory. The message comes from a Maildir tree (one file), and verify reads it back.
+ * whole in memory. The message comes from a Maildir tree (one file), and verify reads it back. An
+ * IMAP target sends each message from memory: there a message too large for the heap fails alone.
  */
 class HugeMessageIT {
 
@@ -29,21 +30,7 @@ class HugeMessageIT {
     Path cur = Files.createDirectories(dir.resolve("mail/huge/cur"));
     Files.createDirectories(dir.resolve("mail/huge/new"));
     Files.createDirectories(dir.resolve("mail/huge/tmp"));
-    Path message = cur.resolve("1700000000.M1P1.host:2,S");
-    try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(message), 1 << 20)) {
-      out.write(
-          ("From: a@example.org\r\nTo: huge@example.org\r\nSubject: a very large attachment\r\n"
-                  + "Date: Tue, 14 Nov 2023 22:13:20 +0000\r\nMessage-ID: <huge@example.org>\r\n\r\n")
-              .getBytes(StandardCharsets.US_ASCII));
-      byte[] line = new byte[1 << 20];
-      Arrays.fill(line, (byte) 'A');
-      for (int i = 0; i < line.length; i += 77) {
-        line[i] = '\n';
-      }
-      for (long written = 0; written < BODY; written += line.length) {
-        out.write(line);
-      }
-    }
+    write(cur.resolve("1700000000.M1P1.host:2,S"), "huge", BODY);
     Path volume = dir.resolve("volume");
     List<String> store = Cli.store(own.database(), volume);
     List<String> restore =
@@ -72,5 +59,64 @@ class HugeMessageIT {
     CliProcess verified = CliProcess.start(own.database().server().password(), "96m", verify);
     assertThat(verified.waitFor(600)).as(verified.output()).isZero();
     assertThat(verified.output()).contains("no differences");
+  }
+
+  /**
+   * Into an IMAP server, a message larger than an eighth of the heap (here 24 MiB against 64 MiB)
+   * fails alone as too large, with what to do about it, and the messages around it restore. Read
+   * whole, it stopped the run with an {@link OutOfMemoryError} and the command waited for ever.
+   */
+  @Test
+  void intoImapAMessageTooLargeForTheHeapFailsAloneAndTheRestRestores() throws Exception {
+    ImapServers.Server server = ImapServers.DOVECOT.start();
+    Path cur = Files.createDirectories(dir.resolve("imap/large/cur"));
+    Files.createDirectories(dir.resolve("imap/large/new"));
+    Files.createDirectories(dir.resolve("imap/large/tmp"));
+    write(cur.resolve("1700000001.M1P1.host:2,S"), "large", 0);
+    write(cur.resolve("1700000002.M2P1.host:2,S"), "large", 24L << 20);
+    write(cur.resolve("1700000003.M3P1.host:2,S"), "large", 0);
+    String domain = "large" + System.nanoTime() + ".example.org";
+    List<String> restore =
+        new java.util.ArrayList<>(
+            List.of(
+                "restore",
+                "run",
+                "--maildir",
+                dir.resolve("imap").toString(),
+                "--maildir-domain",
+                domain));
+    restore.addAll(server.targetArgs());
+    restore.addAll(Cli.database(own.database()));
+    CliProcess process =
+        CliProcess.start(own.database().server().password(), "64m", server.environment(), restore);
+    assertThat(process.waitFor(300)).as(process.output()).isEqualTo(1); // PARTIAL
+    assertThat(process.output())
+        .contains("PARTIAL")
+        .contains("2 restored, 0 skipped, 1 failed")
+        .contains("ITEM_TOO_LARGE")
+        .contains("-Xmx")
+        .doesNotContain("OutOfMemoryError");
+  }
+
+  /** A message of {@code body} bytes of base64-like lines (LF-ended) after its header. */
+  private static void write(Path message, String user, long body) throws Exception {
+    try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(message), 1 << 20)) {
+      out.write(
+          ("From: a@example.org\r\nTo: "
+                  + user
+                  + "@example.org\r\nSubject: a very large attachment\r\n"
+                  + "Date: Tue, 14 Nov 2023 22:13:20 +0000\r\nMessage-ID: <"
+                  + message.getFileName().toString().substring(0, 13)
+                  + "@example.org>\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+      byte[] line = new byte[1 << 20];
+      Arrays.fill(line, (byte) 'A');
+      for (int i = 0; i < line.length; i += 77) {
+        line[i] = '\n';
+      }
+      for (long written = 0; written < body; written += line.length) {
+        out.write(line);
+      }
+    }
   }
 }

@@ -203,6 +203,17 @@ final class RestoreCommand {
                         + id);
             return ExitCodes.FAILED;
           }
+          Error stoppedBy = restores.stoppedBy(id);
+          if (stoppedBy != null && !ended.state().isFinished()) {
+            output
+                .people()
+                .println(
+                    "stopped by an error of the JVM: "
+                        + stoppedBy
+                        + "; the clusters committed are kept: resume with --operation "
+                        + id);
+            return ExitCodes.FAILED;
+          }
           if (report != null) {
             OperationReport written = restores.report(id);
             java.nio.file.Files.writeString(report, Json.PRETTY.writeValueAsString(written));

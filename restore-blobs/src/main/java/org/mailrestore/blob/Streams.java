@@ -21,7 +21,7 @@ public final class Streams {
   private static final int PIPELINE_BUFFERS = 4;
 
   /** Up to this size an expected size is trusted enough to allocate for it in advance. */
-  static final int PRESIZED_UP_TO = LARGE_BUFFER;
+  public static final int PRESIZED_UP_TO = LARGE_BUFFER;
 
   private Streams() {}
 

@@ -113,8 +113,8 @@ public final class Restores implements AutoCloseable {
   }
 
   /**
-   * Waits until the operation ends, this instance stops running it for a shutdown, or {@code
-   * timeout} passes; answers it as it then stands.
+   * Waits until the operation ends, this instance stops running it (for a shutdown, or stopped by
+   * an Error: {@link #stoppedBy}), or {@code timeout} passes; answers it as it then stands.
    */
   public OperationView await(String id, Duration timeout) throws SQLException {
     // A timeout of centuries (a local run's "as long as it takes") must not overflow.
@@ -125,7 +125,8 @@ public final class Restores implements AutoCloseable {
     OperationSummary s = require(id);
     while (!s.state().isFinished()
         && System.nanoTime() < deadline
-        && !(runs.isStopping() && !runs.isActive(id))) {
+        && !(runs.isStopping() && !runs.isActive(id))
+        && !(runs.stoppedBy(id) != null && !runs.isActive(id))) {
       // An operation run here wakes this at its end; one run by another instance is polled.
       long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
       try {
@@ -138,6 +139,14 @@ public final class Restores implements AutoCloseable {
       s = require(id);
     }
     return OperationView.of(s, Instant.now());
+  }
+
+  /**
+   * The Error of the JVM (out of memory, say) that stopped this instance's run of an operation,
+   * which stays RUNNING and resumable; null when none did.
+   */
+  public @Nullable Error stoppedBy(String id) {
+    return runs.stoppedBy(id);
   }
 
   /**

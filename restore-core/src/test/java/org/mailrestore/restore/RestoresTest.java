@@ -88,6 +88,41 @@ class RestoresTest {
         .isInstanceOf(NoSuchElementException.class);
   }
 
+  /**
+   * An Error of the JVM (a heap too small for what an account holds) passes the engine's handlers
+   * untouched, as it should; but who waits for the operation here learns at once that its run
+   * stopped, and why, instead of waiting for ever. The operation stays resumable and resumes whole.
+   */
+  @Test
+  void anErrorOfTheJvmEndsTheWaitAndTheOperationResumesWhole() throws Exception {
+    String name =
+        restores.inspect(BackupSourceKind.local(backup)).accounts().stream()
+            .filter(a -> !a.system())
+            .findFirst()
+            .orElseThrow()
+            .name();
+    MemoryStore.named(store).exhaustHeapWriting(name, true);
+    String id = restores.submit(RestoreRequest.local(backup.toString()), null, Pace.UNLIMITED).id();
+    long started = System.nanoTime();
+    OperationView stopped = restores.await(id, Duration.ofMinutes(10));
+    assertThat(Duration.ofNanos(System.nanoTime() - started))
+        .as("the wait ended with the run, not at its timeout")
+        .isLessThan(Duration.ofMinutes(2));
+    assertThat(stopped.state()).as("left to be resumed").isEqualTo(OperationState.RUNNING);
+    assertThat(restores.stoppedBy(id))
+        .isInstanceOf(OutOfMemoryError.class)
+        .hasMessageContaining(name);
+
+    MemoryStore.named(store).exhaustHeapWriting(name, false);
+    restores.resume(id);
+    OperationView ended = restores.await(id, Duration.ofMinutes(10));
+    assertThat(ended.state()).isEqualTo(OperationState.COMPLETED);
+    assertThat(restores.stoppedBy(id)).as("run again: forgotten").isNull();
+    assertThat(restores.verify(BackupSourceKind.local(backup), null, Verifier.Options.defaults()))
+        .as("nothing lost, nothing twice")
+        .satisfies(r -> assertThat(r.differences()).isEmpty());
+  }
+
   @Test
   void aSourceIsInspectedAndARestorePlannedWithoutWriting() throws Exception {
     SourceInspection inspection = restores.inspect(BackupSourceKind.local(backup));

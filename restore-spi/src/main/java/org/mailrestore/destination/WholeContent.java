@@ -18,13 +18,31 @@ import org.mailrestore.source.Passing;
  */
 public final class WholeContent {
 
+  /** The most content held whole, whatever the heap: its CRLF copy may double it. */
+  static final long LARGEST_EVER = 1L << 30;
+
   private WholeContent() {}
+
+  /**
+   * The largest content held whole: at most {@link #LARGEST_EVER} (an array holds under 2 GiB, and
+   * an IMAP APPEND holds a CRLF copy beside it), and an eighth of this JVM's heap (the clusters in
+   * flight may each hold one, with its copy). Larger content fails alone as {@code ITEM_TOO_LARGE}:
+   * read whole, it would stop the restore with an {@link OutOfMemoryError}.
+   */
+  public static long largest() {
+    return Math.min(LARGEST_EVER, Runtime.getRuntime().maxMemory() / 8);
+  }
 
   /** Content that passes now, kept in memory for its cluster. */
   public static Staged stage(Passing content, BlobDigest declared) throws IOException {
+    return stage(content, declared, largest());
+  }
+
+  static Staged stage(Passing content, BlobDigest declared, long largest) throws IOException {
+    refuseOver(content.size(), largest, content.describe());
     byte[] bytes;
     try (InputStream in = content.open()) {
-      bytes = Streams.readAll(in, content.size());
+      bytes = readAtMost(in, content.size(), largest, content.describe());
     }
     return new Staged(
         check(bytes, declared, content.size(), content.describe()), bytes.length, bytes);
@@ -32,6 +50,10 @@ public final class WholeContent {
 
   /** The item's bytes: staged, or read from the source's blobs within the engine's bound. */
   public static byte[] of(ItemToWrite item, WriteContext context) throws IOException {
+    return of(item, context, largest());
+  }
+
+  static byte[] of(ItemToWrite item, WriteContext context, long largest) throws IOException {
     if (item.staged() != null) {
       return (byte[]) item.staged().handle();
     }
@@ -40,9 +62,13 @@ public final class WholeContent {
       throw new BlobException(BlobException.Reason.MISSING, "the item names no content");
     }
     long size = item.state().size();
+    String what = "its content (" + digest + ")";
+    refuseOver(size, largest, what);
     try {
       long expected = size > 0 ? size : -1;
-      return context.content().read(digest, expected, in -> Streams.readAll(in, expected));
+      return context
+          .content()
+          .read(digest, expected, in -> readAtMost(in, expected, largest, what));
     } catch (BlobException e) {
       throw e;
     } catch (IOException e) {
@@ -51,6 +77,47 @@ public final class WholeContent {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while waiting to read " + digest);
     }
+  }
+
+  /** Fails content declared larger than {@code largest} before a byte of it is read. */
+  private static void refuseOver(long size, long largest, String what) throws BlobException {
+    if (size > largest) {
+      throw tooLarge(what, mib(size), largest);
+    }
+  }
+
+  /**
+   * The stream's bytes, failing once they are more than {@code largest} (a size undeclared, or
+   * declared wrongly): never more than that is held.
+   */
+  private static byte[] readAtMost(InputStream in, long expected, long largest, String what)
+      throws IOException {
+    if (expected >= 0 && expected <= Streams.PRESIZED_UP_TO) {
+      return Streams.readAll(in, expected); // small: read into an array of its size
+    }
+    byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, largest + 1));
+    if (bytes.length > largest) {
+      throw tooLarge(what, "over " + mib(largest), largest);
+    }
+    return bytes;
+  }
+
+  private static BlobException tooLarge(String what, String size, long largest) {
+    return new BlobException(
+        BlobException.Reason.TOO_LARGE,
+        what
+            + ": "
+            + size
+            + ", more than the "
+            + mib(largest)
+            + " this target holds in memory to send (an eighth of the JVM's heap of "
+            + mib(Runtime.getRuntime().maxMemory())
+            + ", 1 GiB at most); give the JVM more heap (MAILRESTORE_JAVA_OPTS=-Xmx...) and run"
+            + " the operation again, or restore it into the mailstore, which streams it");
+  }
+
+  private static String mib(long bytes) {
+    return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
   }
 
   /**

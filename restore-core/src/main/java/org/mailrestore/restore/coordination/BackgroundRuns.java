@@ -28,6 +28,10 @@ public final class BackgroundRuns implements AutoCloseable {
   private final RestoreEngine engine;
   private final ExecutorService runs = Executors.newVirtualThreadPerTaskExecutor();
   private final Map<String, Future<?>> active = new ConcurrentHashMap<>();
+
+  /** Runs here stopped by an Error of the JVM (out of memory, say), until run again. */
+  private final Map<String, Error> stoppedBy = new ConcurrentHashMap<>();
+
   private @Nullable ScheduledExecutorService scanner;
   private volatile boolean stopping;
 
@@ -52,6 +56,7 @@ public final class BackgroundRuns implements AutoCloseable {
     if (stopping) {
       return;
     }
+    stoppedBy.remove(operationId);
     active.computeIfAbsent(
         operationId,
         id ->
@@ -66,10 +71,23 @@ public final class BackgroundRuns implements AutoCloseable {
                 LOG.warn("operation {} stopped (resumed later): {}", id, e.getMessage());
               } catch (RuntimeException e) {
                 LOG.error("operation {} stopped (resumed later)", id, e);
+              } catch (Error e) {
+                // The operation stays resumable (its clusters committed are kept); who waits for
+                // it here must learn that no run of it goes on, and why.
+                stoppedBy.put(id, e);
+                LOG.error("operation {} stopped by an error of the JVM (resumable): {}", id, e, e);
               } finally {
                 active.remove(id);
               }
             }));
+  }
+
+  /**
+   * The Error that stopped this instance's run of an operation (it stays RUNNING, resumable), or
+   * null when none did since it was last run here.
+   */
+  public @Nullable Error stoppedBy(String operationId) {
+    return stoppedBy.get(operationId);
   }
 
   /** Whether this instance runs (or helps with) the operation now. */

@@ -37,6 +37,7 @@ public final class MemoryStore {
   final Map<BlobDigest, byte[]> contents = new HashMap<>();
   private final String name;
   private final java.util.Set<String> faultyGrants = new java.util.HashSet<>();
+  private final java.util.Set<String> fullHeap = new java.util.HashSet<>();
   private int nextKey = 1;
 
   private MemoryStore(String name) {
@@ -107,6 +108,25 @@ public final class MemoryStore {
   synchronized void checkGrantable(Mailbox m) {
     if (faultyGrants.contains(key(m.account.name()))) {
       throw new IllegalStateException("the store's grants of " + m.account.name() + " are broken");
+    }
+  }
+
+  /**
+   * From now on, writing this account's items fails as the JVM does when its heap is full: with an
+   * {@link OutOfMemoryError}, which the engine must not swallow, nor wait for for ever. {@code
+   * false} ends it.
+   */
+  public synchronized void exhaustHeapWriting(String account, boolean exhausted) {
+    if (exhausted) {
+      fullHeap.add(key(account));
+    } else {
+      fullHeap.remove(key(account));
+    }
+  }
+
+  synchronized void checkHeap(Mailbox m) {
+    if (fullHeap.contains(key(m.account.name()))) {
+      throw new OutOfMemoryError("the memory store plays a full heap writing " + m.account.name());
     }
   }
 

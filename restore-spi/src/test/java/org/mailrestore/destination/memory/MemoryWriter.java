@@ -165,6 +165,7 @@ final class MemoryWriter implements MailboxWriter {
   @Override
   public void writeItems(ItemBatch batch, ClusterJournal journal)
       throws java.sql.SQLException, IOException {
+    store.checkHeap(mailbox());
     for (ItemToWrite item : batch.items()) {
       String origin = origin(item);
       if (batch.inDoubt()) {
