@@ -39,6 +39,12 @@ record Appending(
     return System.identityHashCode(this);
   }
 
+  /** The same append without its bytes, once the server holds them: a slice's memory goes. */
+  Appending withoutBytes() {
+    return new Appending(
+        item, folderId, folder, null, lineEndings, bareLines, flags, date, messageId);
+  }
+
   /** Where a message landed on the server. */
   record Placed(long uidValidity, long uid) {}
 

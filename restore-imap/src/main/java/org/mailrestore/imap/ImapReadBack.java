@@ -36,6 +36,18 @@ final class ImapReadBack implements RestoredStore {
 
   private static final int FETCH_CHUNK = 200;
 
+  /**
+   * The bodies one FETCH brings at most (but one message, whatever its size): its answer is held
+   * whole until its end, and a verify asks for a thousand messages at once.
+   */
+  static final long FETCH_BYTES = 32L << 20;
+
+  /**
+   * Messages up to this size are held for their content; a larger one is fetched again when its
+   * content is opened, so that a thousand large attachments are never held at once.
+   */
+  static final long HELD_UP_TO = 1L << 20;
+
   private final ImapServer server;
   private final ImapRecords records;
   private final ImapShares shares;
@@ -123,7 +135,7 @@ final class ImapReadBack implements RestoredStore {
       for (Map.Entry<Integer, List<MessageRow>> e : byFolder.entrySet()) {
         FolderRow f = folders.get(e.getKey());
         if (f != null) {
-          fetch(s, f, e.getValue(), tagNames, found);
+          fetch(s, account.id(), f, e.getValue(), tagNames, found);
         }
       }
     }
@@ -132,6 +144,7 @@ final class ImapReadBack implements RestoredStore {
 
   private void fetch(
       UserSession s,
+      String accountId,
       FolderRow folder,
       List<MessageRow> rows,
       Map<String, String> tagNames,
@@ -147,11 +160,11 @@ final class ImapReadBack implements RestoredStore {
         byUid.put(m.uid(), m);
       }
     }
-    List<Long> uids = new ArrayList<>(byUid.keySet());
-    for (int from = 0; from < uids.size(); from += FETCH_CHUNK) {
-      String set = UidSet.format(uids.subList(from, Math.min(uids.size(), from + FETCH_CHUNK)));
+    for (List<Long> group : bySize(s, new ArrayList<>(byUid.keySet()))) {
       for (Response r :
-          s.ok(Command.of("UID FETCH").text(" " + set + " (UID FLAGS INTERNALDATE BODY.PEEK[])"))
+          s.ok(
+                  Command.of("UID FETCH")
+                      .text(" " + UidSet.format(group) + " (UID FLAGS INTERNALDATE BODY.PEEK[])"))
               .untagged()) {
         if (!r.is("FETCH")) {
           continue;
@@ -176,13 +189,76 @@ final class ImapReadBack implements RestoredStore {
                 .date(m.date())
                 .blob(bytes.length, BlobDigest.ofContent(bytes))
                 .build();
+        RestoredStore.Content content =
+            bytes.length <= HELD_UP_TO
+                ? () -> new ByteArrayInputStream(bytes)
+                : () -> new ByteArrayInputStream(fetchAgain(accountId, folder, row));
         found.put(
             row.id(),
-            new RestoredItem(
-                new Item(row.id(), ItemType.MESSAGE, List.of(state)),
-                () -> new ByteArrayInputStream(bytes)));
+            new RestoredItem(new Item(row.id(), ItemType.MESSAGE, List.of(state)), content));
       }
     }
+  }
+
+  /**
+   * The messages in groups of at most {@link #FETCH_CHUNK} and {@link #FETCH_BYTES} of bodies, by
+   * the sizes the server gives first (RFC822.SIZE, which it keeps in its index).
+   */
+  private static List<List<Long>> bySize(UserSession s, List<Long> uids) throws IOException {
+    Map<Long, Long> sizes = new HashMap<>();
+    for (int from = 0; from < uids.size(); from += FETCH_CHUNK) {
+      String set = UidSet.format(uids.subList(from, Math.min(uids.size(), from + FETCH_CHUNK)));
+      for (Response r :
+          s.ok(Command.of("UID FETCH").text(" " + set + " (UID RFC822.SIZE)")).untagged()) {
+        if (r.is("FETCH")) {
+          ServerMessage m = ServerMessage.of(r);
+          sizes.put(m.uid(), m.size());
+        }
+      }
+    }
+    return groups(uids, sizes);
+  }
+
+  /** The messages in groups of at most {@link #FETCH_CHUNK} and {@link #FETCH_BYTES}, in order. */
+  static List<List<Long>> groups(List<Long> uids, Map<Long, Long> sizes) {
+    List<List<Long>> groups = new ArrayList<>();
+    List<Long> group = new ArrayList<>();
+    long bytes = 0;
+    for (long uid : uids) {
+      long size = Math.max(0, sizes.getOrDefault(uid, 0L));
+      if (!group.isEmpty() && (group.size() == FETCH_CHUNK || bytes + size > FETCH_BYTES)) {
+        groups.add(group);
+        group = new ArrayList<>();
+        bytes = 0;
+      }
+      group.add(uid);
+      bytes += size;
+    }
+    if (!group.isEmpty()) {
+      groups.add(group);
+    }
+    return groups;
+  }
+
+  /** A large message's bytes, fetched again (over a session of its own) as its content opens. */
+  private byte[] fetchAgain(String accountId, FolderRow folder, MessageRow row) throws IOException {
+    try (UserSession s = server.open(accountId)) {
+      FolderAppender.Contents contents =
+          new FolderAppender(s, folder.path(), Lease.HELD).contents();
+      if (contents != null && contents.uidValidity() == row.uidValidity()) {
+        for (Response r :
+            s.ok(Command.of("UID FETCH").text(" " + row.uid() + " (UID BODY.PEEK[])")).untagged()) {
+          if (r.is("FETCH")) {
+            ServerMessage m = ServerMessage.of(r);
+            if (m.uid() == row.uid() && m.body() != null) {
+              return row.lineEndings().restore(m.body(), row.bareLines());
+            }
+          }
+        }
+      }
+    }
+    throw new IOException(
+        "message " + row.uid() + " of " + folder.path() + " is no longer on the server");
   }
 
   @Override

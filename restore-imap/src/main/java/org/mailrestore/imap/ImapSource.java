@@ -1,6 +1,5 @@
 package org.mailrestore.imap;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -18,6 +17,7 @@ import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.blob.BlobSource;
 import org.mailrestore.destination.ProvisionedAccount;
+import org.mailrestore.destination.RestoredStore;
 import org.mailrestore.destination.RestoredStore.RestoredItem;
 import org.mailrestore.imap.ImapRecords.FolderRow;
 import org.mailrestore.imap.ImapRecords.TagRow;
@@ -48,8 +48,12 @@ final class ImapSource implements MailSource {
   private final ImapRecords records;
   private final String server;
 
-  /** The content of the chunk being streamed, by digest. */
-  private final Map<BlobDigest, byte[]> current = Collections.synchronizedMap(new HashMap<>());
+  /**
+   * The content of the chunk being streamed, by digest: a small message's bytes as fetched, a large
+   * one's fetched again as it is read ({@link ImapReadBack#HELD_UP_TO}).
+   */
+  private final Map<BlobDigest, RestoredStore.Content> current =
+      Collections.synchronizedMap(new HashMap<>());
 
   ImapSource(ImapReadBack readBack, ImapRecords records, String server) {
     this.readBack = readBack;
@@ -213,14 +217,8 @@ final class ImapSource implements MailSource {
           ahead.add(unreadable(id, "the server no longer holds it (deleted since the restore?)"));
           continue;
         }
-        try (InputStream in = item.content().open()) {
-          ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-          in.transferTo(bytes);
-          current.put(item.item().latest().orElseThrow().digest(), bytes.toByteArray());
-          ahead.add(new ItemEntry.Decoded(item.item(), location + "/" + id));
-        } catch (IOException e) {
-          ahead.add(unreadable(id, e.getMessage()));
-        }
+        current.put(item.item().latest().orElseThrow().digest(), item.content());
+        ahead.add(new ItemEntry.Decoded(item.item(), location + "/" + id));
       }
     }
 
@@ -239,13 +237,13 @@ final class ImapSource implements MailSource {
     return new BlobSource() {
       @Override
       public InputStream open(BlobDigest digest) throws IOException {
-        byte[] bytes = current.get(digest);
-        if (bytes == null) {
+        RestoredStore.Content content = current.get(digest);
+        if (content == null) {
           throw new BlobException(
               BlobException.Reason.MISSING,
               "the content of " + digest.hex() + " is read while its message is streamed only");
         }
-        return new java.io.ByteArrayInputStream(bytes);
+        return content.open();
       }
 
       @Override

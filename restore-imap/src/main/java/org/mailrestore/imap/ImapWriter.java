@@ -56,6 +56,16 @@ final class ImapWriter implements MailboxWriter {
   /** Why an item of a cluster failed. */
   private record Failure(FailureReason reason, String detail) {}
 
+  /**
+   * A cluster's messages are read and appended this many bytes at a time (but one message, whatever
+   * its size): read whole with their CRLF copies, a cluster of 64 MiB in each of the clusters in
+   * flight would fill a small heap. Mail of ordinary sizes fits one slice.
+   */
+  static final long SLICE_BYTES = 16L << 20;
+
+  /** A message the server holds now, without its bytes: what the cluster's commit records. */
+  private record Sent(Appending appended, Placed placed) {}
+
   /** UIDs appended or found by clusters not yet committed, per folder and UIDVALIDITY. */
   private final Map<String, Set<Long>> claimed = new ConcurrentHashMap<>();
 
@@ -155,22 +165,50 @@ final class ImapWriter implements MailboxWriter {
   @Override
   public void writeItems(ItemBatch batch, ClusterJournal journal) throws SQLException, IOException {
     Map<ItemToWrite, Failure> failed = new LinkedHashMap<>();
-    List<Appending> ready = new ArrayList<>();
-    for (ItemToWrite item : batch.items()) {
-      prepare(item, ready, failed);
-    }
-    Map<Appending, Placed> placed = new LinkedHashMap<>();
-    Map<Appending, String> refused = new LinkedHashMap<>();
+    List<Sent> sent = new ArrayList<>();
     try {
-      append(ready, batch.inDoubt(), placed, refused);
-      refused.forEach((m, why) ->
-          failed.put(
-              m.item(),
-              new Failure(FailureReason.TARGET_REFUSED, "the server refused it: " + why)));
-      commit(placed, failed, journal);
+      for (List<ItemToWrite> slice : slices(batch.items())) {
+        List<Appending> ready = new ArrayList<>();
+        for (ItemToWrite item : slice) {
+          prepare(item, ready, failed);
+        }
+        Map<Appending, Placed> placed = new LinkedHashMap<>();
+        Map<Appending, String> refused = new LinkedHashMap<>();
+        try {
+          append(ready, batch.inDoubt(), placed, refused);
+        } finally {
+          placed.forEach((m, p) -> sent.add(new Sent(m.withoutBytes(), p)));
+        }
+        refused.forEach((m, why) ->
+            failed.put(
+                m.item(),
+                new Failure(FailureReason.TARGET_REFUSED, "the server refused it: " + why)));
+      }
+      commit(sent, failed, journal);
     } finally {
-      placed.forEach((m, p) -> unclaim(m.folderId(), p));
+      sent.forEach(m -> unclaim(m.appended().folderId(), m.placed()));
     }
+  }
+
+  /** The items in slices of at most {@link #SLICE_BYTES} of declared content, in order. */
+  static List<List<ItemToWrite>> slices(List<ItemToWrite> items) {
+    List<List<ItemToWrite>> slices = new ArrayList<>();
+    List<ItemToWrite> slice = new ArrayList<>();
+    long bytes = 0;
+    for (ItemToWrite item : items) {
+      long size = item.staged() != null ? item.staged().size() : Math.max(0, item.state().size());
+      if (!slice.isEmpty() && bytes + size > SLICE_BYTES) {
+        slices.add(slice);
+        slice = new ArrayList<>();
+        bytes = 0;
+      }
+      slice.add(item);
+      bytes += size;
+    }
+    if (!slice.isEmpty()) {
+      slices.add(slice);
+    }
+    return slices;
   }
 
   /**
@@ -353,24 +391,23 @@ final class ImapWriter implements MailboxWriter {
     return folderId + "/" + uidValidity;
   }
 
-  private void commit(
-      Map<Appending, Placed> placed, Map<ItemToWrite, Failure> failed, ClusterJournal journal)
+  private void commit(List<Sent> sent, Map<ItemToWrite, Failure> failed, ClusterJournal journal)
       throws SQLException {
     Sql.inTransaction(
         records.dataSource(),
         c -> {
-          List<MessageRow> rows = new ArrayList<>(placed.size());
-          if (!placed.isEmpty()) {
-            int next = ImapRecords.allocate(c, account.key(), placed.size());
-            for (Map.Entry<Appending, Placed> e : placed.entrySet()) {
-              Appending m = e.getKey();
+          List<MessageRow> rows = new ArrayList<>(sent.size());
+          if (!sent.isEmpty()) {
+            int next = ImapRecords.allocate(c, account.key(), sent.size());
+            for (Sent e : sent) {
+              Appending m = e.appended();
               int id = next++;
               rows.add(
                   new MessageRow(
                       id,
                       m.folderId(),
-                      e.getValue().uidValidity(),
-                      e.getValue().uid(),
+                      e.placed().uidValidity(),
+                      e.placed().uid(),
                       m.lineEndings(),
                       m.bareLines()));
               journal.restored(m.item(), id);

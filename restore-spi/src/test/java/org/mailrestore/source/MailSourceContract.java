@@ -72,7 +72,10 @@ public abstract class MailSourceContract {
     return reference();
   }
 
-  /** The reference: two users, nested and empty folders, CRLF and LF, 8-bit bytes, flags. */
+  /**
+   * The reference: two users, nested and empty folders, CRLF and LF, 8-bit bytes, flags, and a
+   * message of 1.5 MB (larger than what a source or a read-back may hold whole per message).
+   */
   public static List<Mailbox> reference() {
     return List.of(
         new Mailbox(
@@ -87,8 +90,23 @@ public abstract class MailSourceContract {
                     "Work",
                     ("From: x@example.org\nSubject: latin1 \u00e9\n\ncaf\u00e9\n")
                         .getBytes(StandardCharsets.ISO_8859_1),
-                    ""))),
+                    ""),
+                large("Work/Projects", 1_500_000))),
         new Mailbox("bob", List.of("Archive"), List.of(message("", "Only one", "\r\n", "fr"))));
+  }
+
+  /** A message of about {@code size} bytes: lines of base64-like text, LF-ended. */
+  private static Message large(String folder, int size) {
+    StringBuilder text =
+        new StringBuilder(size + 200)
+            .append("From: Someone <someone@example.org>\nTo: x@example.org\n")
+            .append("Subject: an attachment\nDate: Mon, 14 May 2001 16:39:00 -0700\n\n");
+    for (int line = 0; text.length() < size; line++) {
+      text.append("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ej")
+          .append(String.format(java.util.Locale.ROOT, "%06d", line))
+          .append('\n');
+    }
+    return new Message(folder, text.toString().getBytes(StandardCharsets.US_ASCII), "");
   }
 
   private static Message message(String folder, String subject, String eol, String flags) {
