@@ -112,6 +112,10 @@ class RestoresTest {
     assertThat(restores.stoppedBy(id))
         .isInstanceOf(OutOfMemoryError.class)
         .hasMessageContaining(name);
+    assertThat(restores.get(id).message())
+        .as("counted as a database outage is: a service resuming it gives up after as many runs")
+        .contains("stopped by an error of the JVM, run again in 10 s (run 1 of 8)")
+        .contains("OutOfMemoryError");
 
     MemoryStore.named(store).exhaustHeapWriting(name, false);
     restores.resume(id);

@@ -5,9 +5,10 @@ import javax.sql.DataSource;
 import org.mailrestore.sql.Sql;
 
 /**
- * The runs of an operation stopped by database errors: how many since it last ended or was asked to
- * resume, and until when the next run is held back ({@link OperationStore#orphaned} waits for it).
- * {@link OperationStore#finish} and {@link OperationStore#requeue} start the count again.
+ * The runs of an operation stopped by database errors or Errors of the JVM: how many since it last
+ * ended or was asked to resume, and until when the next run is held back ({@link
+ * OperationStore#orphaned} waits for it). {@link OperationStore#finish} and {@link
+ * OperationStore#requeue} start the count again.
  */
 public final class OperationRetries {
 

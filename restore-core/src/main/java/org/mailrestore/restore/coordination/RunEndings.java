@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * error no retry can cure (a fault of ours, a value out of range, a database refusal) ends the
  * operation FAILED at once, with an {@link FailureReason#INTERNAL_ERROR} failure; a database error
  * that lasted longer than a run waits holds the next run back, longer each time, and ends the
- * operation FAILED after {@link #MAX_ATTEMPTS} such runs. An Error (the JVM failing) passes
- * untouched: the operation stays resumable.
+ * operation FAILED after {@link #MAX_ATTEMPTS} such runs. An Error (the JVM failing) passes on, the
+ * operation left resumable, and is counted the same way: a service that resumes it after each lease
+ * gives up after as many runs.
  */
 final class RunEndings {
 
@@ -36,7 +37,7 @@ final class RunEndings {
       "the operation's stored request cannot be read (stored by another version, or holding a"
           + " value now refused); submit the restore again";
 
-  /** Runs stopped by database errors before an operation ends FAILED. */
+  /** Runs stopped by database errors or Errors of the JVM before an operation ends FAILED. */
   static final int MAX_ATTEMPTS = 8;
 
   private static final long FIRST_RETRY_SECONDS = 10;
@@ -121,14 +122,28 @@ final class RunEndings {
         failForGood(operation, "the database refused: " + e.getMessage(), e);
         return;
       }
-      deferOrGiveUp(operation, e);
+      deferOrGiveUp(operation, "a database error", String.valueOf(e.getMessage()), e);
       throw e;
     } catch (RuntimeException e) {
       failForGood(operation, "internal error: " + Records.describe(e), e);
+    } catch (Error e) {
+      // The JVM's own (out of memory, say): the operation stays resumable, as after a crash, but
+      // a service resuming it after each lease would meet the same error for ever.
+      deferOrGiveUp(operation, "an error of the JVM", e.toString(), null);
+      throw e;
     }
   }
 
-  private void deferOrGiveUp(OperationSummary operation, SQLException e) {
+  /**
+   * Holds the next run back, longer each time, or ends the operation FAILED after {@link
+   * #MAX_ATTEMPTS} runs stopped so.
+   *
+   * @param kind what stopped the run, for people ("a database error")
+   * @param cause the exception, given its database error when the database is still away; null for
+   *     an Error
+   */
+  private void deferOrGiveUp(
+      OperationSummary operation, String kind, String detail, @Nullable SQLException cause) {
     try {
       int before = retries.attempts(operation.id());
       if (before + 1 >= MAX_ATTEMPTS) {
@@ -136,25 +151,31 @@ final class RunEndings {
             operation,
             "gave up after "
                 + MAX_ATTEMPTS
-                + " runs stopped by database errors; the last: "
-                + e.getMessage(),
-            e);
+                + " runs stopped by errors; the last, "
+                + kind
+                + ": "
+                + detail,
+            cause);
         return;
       }
       long delay = Math.min(LAST_RETRY_SECONDS, FIRST_RETRY_SECONDS << Math.min(before, 10));
       retries.defer(
           operation.id(),
-          "stopped by a database error, run again in "
+          "stopped by "
+              + kind
+              + ", run again in "
               + delay
               + " s (run "
               + (before + 1)
               + " of "
               + MAX_ATTEMPTS
               + "): "
-              + e.getMessage(),
+              + detail,
           delay);
     } catch (SQLException still) {
-      e.addSuppressed(still); // the database is still away; the next scan tries again
+      if (cause != null) {
+        cause.addSuppressed(still); // the database is still away; the next scan tries again
+      }
     }
   }
 
