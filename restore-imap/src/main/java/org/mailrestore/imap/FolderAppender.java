@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.mailrestore.destination.Lease;
 import org.mailrestore.imap.Appending.Placed;
 
@@ -146,7 +147,11 @@ final class FolderAppender {
   /** The folder's UIDVALIDITY and UIDs, read-only; null when the folder does not exist. */
   record Contents(long uidValidity, List<Long> uids) {}
 
-  Contents contents() throws IOException {
+  /**
+   * Selects the folder read-only and answers its UIDVALIDITY, without its UIDs (a folder of a
+   * million messages answers a SEARCH of 7 MB); null when the folder does not exist.
+   */
+  @Nullable Long examine() throws IOException {
     ImapSession.Result examined = session.run(Command.of("EXAMINE").mailbox(folder));
     if (!examined.tagged().isOk()) {
       if (examined.tagged().codeName().equals("NONEXISTENT")
@@ -163,6 +168,14 @@ final class FolderAppender {
     }
     if (validity < 0) {
       throw new IOException(session.user() + ": " + folder + " has no UIDVALIDITY");
+    }
+    return validity;
+  }
+
+  Contents contents() throws IOException {
+    Long validity = examine();
+    if (validity == null) {
+      return null;
     }
     List<Long> uids = new ArrayList<>();
     for (Response r : session.ok(Command.of("UID SEARCH ALL")).untagged()) {

@@ -150,13 +150,13 @@ final class ImapReadBack implements RestoredStore {
       Map<String, String> tagNames,
       Map<Integer, RestoredItem> found)
       throws IOException {
-    FolderAppender.Contents contents = new FolderAppender(s, folder.path(), Lease.HELD).contents();
-    if (contents == null) {
+    Long uidValidity = new FolderAppender(s, folder.path(), Lease.HELD).examine();
+    if (uidValidity == null) {
       return;
     }
     Map<Long, MessageRow> byUid = new HashMap<>();
     for (MessageRow m : rows) {
-      if (m.uidValidity() == contents.uidValidity()) {
+      if (m.uidValidity() == uidValidity) {
         byUid.put(m.uid(), m);
       }
     }
@@ -243,9 +243,8 @@ final class ImapReadBack implements RestoredStore {
   /** A large message's bytes, fetched again (over a session of its own) as its content opens. */
   private byte[] fetchAgain(String accountId, FolderRow folder, MessageRow row) throws IOException {
     try (UserSession s = server.open(accountId)) {
-      FolderAppender.Contents contents =
-          new FolderAppender(s, folder.path(), Lease.HELD).contents();
-      if (contents != null && contents.uidValidity() == row.uidValidity()) {
+      Long uidValidity = new FolderAppender(s, folder.path(), Lease.HELD).examine();
+      if (uidValidity != null && uidValidity == row.uidValidity()) {
         for (Response r :
             s.ok(Command.of("UID FETCH").text(" " + row.uid() + " (UID BODY.PEEK[])")).untagged()) {
           if (r.is("FETCH")) {
