@@ -119,27 +119,54 @@ final class ImapReadBack implements RestoredStore {
     for (TagRow t : records.tags(account.key()).values()) {
       tagNames.put(t.keyword().toLowerCase(java.util.Locale.ROOT), t.name());
     }
-    try (UserSession s = server.open(account.id())) {
-      Set<String> onServer = ServerFolders.read(s).paths();
-      for (int id : ids) {
-        FolderRow f = folders.get(id);
-        if (f != null && !SystemFolder.isReserved(id) && onServer.contains(f.path())) {
-          Revision state = Revision.builder(1, 0).folder(f.parentId()).name(f.name()).build();
-          found.put(id, new RestoredItem(new Item(id, ItemType.FOLDER, List.of(state)), null));
-        }
-      }
-      Map<Integer, List<MessageRow>> byFolder = new LinkedHashMap<>();
-      for (MessageRow m : records.messages(account.key(), ids)) {
-        byFolder.computeIfAbsent(m.folderId(), k -> new ArrayList<>()).add(m);
-      }
-      for (Map.Entry<Integer, List<MessageRow>> e : byFolder.entrySet()) {
-        FolderRow f = folders.get(e.getKey());
-        if (f != null) {
-          fetch(s, account.id(), f, e.getValue(), tagNames, found);
-        }
-      }
+    Map<Integer, List<MessageRow>> byFolder = new LinkedHashMap<>();
+    for (MessageRow m : records.messages(account.key(), ids)) {
+      byFolder.computeIfAbsent(m.folderId(), k -> new ArrayList<>()).add(m);
     }
+    inSession(
+        account.id(),
+        s -> {
+          Set<String> onServer = ServerFolders.read(s).paths();
+          for (int id : ids) {
+            FolderRow f = folders.get(id);
+            if (f != null && !SystemFolder.isReserved(id) && onServer.contains(f.path())) {
+              Revision state = Revision.builder(1, 0).folder(f.parentId()).name(f.name()).build();
+              found.put(id, new RestoredItem(new Item(id, ItemType.FOLDER, List.of(state)), null));
+            }
+          }
+          for (Map.Entry<Integer, List<MessageRow>> e : byFolder.entrySet()) {
+            FolderRow f = folders.get(e.getKey());
+            if (f != null) {
+              fetch(s, account.id(), f, e.getValue(), tagNames, found);
+            }
+          }
+          return null;
+        });
     return found;
+  }
+
+  /** What a step of the read-back does in a session of a user's. */
+  @FunctionalInterface
+  private interface Step<T> {
+    T run(UserSession s) throws IOException;
+  }
+
+  /**
+   * Runs {@code step} in a session of the user's, kept idle for the next step: verify asks for a
+   * thousand items at a time, and each login costs the server more than most of the step. A session
+   * a step failed in is closed.
+   */
+  private <T> T inSession(String user, Step<T> step) throws IOException {
+    UserSession s = server.session(user);
+    T result;
+    try {
+      result = step.run(s);
+    } catch (IOException | RuntimeException e) {
+      s.close();
+      throw e;
+    }
+    server.keep(s);
+    return result;
   }
 
   private void fetch(
@@ -240,24 +267,33 @@ final class ImapReadBack implements RestoredStore {
     return groups;
   }
 
-  /** A large message's bytes, fetched again (over a session of its own) as its content opens. */
+  /** A large message's bytes, fetched again as its content opens. */
   private byte[] fetchAgain(String accountId, FolderRow folder, MessageRow row) throws IOException {
-    try (UserSession s = server.open(accountId)) {
-      Long uidValidity = new FolderAppender(s, folder.path(), Lease.HELD).examine();
-      if (uidValidity != null && uidValidity == row.uidValidity()) {
-        for (Response r :
-            s.ok(Command.of("UID FETCH").text(" " + row.uid() + " (UID BODY.PEEK[])")).untagged()) {
-          if (r.is("FETCH")) {
-            ServerMessage m = ServerMessage.of(r);
-            if (m.uid() == row.uid() && m.body() != null) {
-              return row.lineEndings().restore(m.body(), row.bareLines());
-            }
-          }
-        }
-      }
+    byte[] bytes =
+        inSession(
+            accountId,
+            s -> {
+              Long uidValidity = new FolderAppender(s, folder.path(), Lease.HELD).examine();
+              if (uidValidity == null || uidValidity != row.uidValidity()) {
+                return null;
+              }
+              for (Response r :
+                  s.ok(Command.of("UID FETCH").text(" " + row.uid() + " (UID BODY.PEEK[])"))
+                      .untagged()) {
+                if (r.is("FETCH")) {
+                  ServerMessage m = ServerMessage.of(r);
+                  if (m.uid() == row.uid() && m.body() != null) {
+                    return row.lineEndings().restore(m.body(), row.bareLines());
+                  }
+                }
+              }
+              return null;
+            });
+    if (bytes == null) {
+      throw new IOException(
+          "message " + row.uid() + " of " + folder.path() + " is no longer on the server");
     }
-    throw new IOException(
-        "message " + row.uid() + " of " + folder.path() + " is no longer on the server");
+    return bytes;
   }
 
   @Override
