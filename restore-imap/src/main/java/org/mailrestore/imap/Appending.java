@@ -7,7 +7,8 @@ import org.mailrestore.destination.ItemBatch.ItemToWrite;
  * A message ready to append: its bytes as IMAP carries them (CRLF), where it goes, its flags and
  * keywords and its INTERNALDATE.
  *
- * @param crlf the bytes sent (and what the server should hand back)
+ * @param crlf the bytes sent (and what the server should hand back); null once the server holds
+ *     them ({@link #withoutBytes})
  * @param lineEndings how the source's lines ended, to read it back as it was
  * @param bareLines for mixed line endings, which were bare LF ({@link LineEndings#bareLines})
  * @param flags IMAP flags and keywords

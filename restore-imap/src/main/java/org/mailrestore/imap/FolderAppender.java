@@ -123,25 +123,7 @@ final class FolderAppender {
   }
 
   private static List<List<Appending>> chunks(List<Appending> messages, boolean multi) {
-    List<List<Appending>> chunks = new ArrayList<>();
-    List<Appending> current = new ArrayList<>();
-    long bytes = 0;
-    for (Appending m : messages) {
-      if (!current.isEmpty()
-          && (!multi
-              || current.size() >= CHUNK_MESSAGES
-              || bytes + m.crlf().length > CHUNK_BYTES)) {
-        chunks.add(current);
-        current = new ArrayList<>();
-        bytes = 0;
-      }
-      current.add(m);
-      bytes += m.crlf().length;
-    }
-    if (!current.isEmpty()) {
-      chunks.add(current);
-    }
-    return chunks;
+    return SizedGroups.of(messages, m -> m.crlf().length, multi ? CHUNK_MESSAGES : 1, CHUNK_BYTES);
   }
 
   /** The folder's UIDVALIDITY and UIDs, read-only; null when the folder does not exist. */

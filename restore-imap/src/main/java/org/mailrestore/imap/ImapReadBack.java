@@ -34,7 +34,7 @@ import org.mailrestore.source.MailSource;
  */
 final class ImapReadBack implements RestoredStore {
 
-  private static final int FETCH_CHUNK = 200;
+  static final int FETCH_CHUNK = 200;
 
   /**
    * The bodies one FETCH brings at most (but one message, whatever its size): its answer is held
@@ -243,28 +243,7 @@ final class ImapReadBack implements RestoredStore {
         }
       }
     }
-    return groups(uids, sizes);
-  }
-
-  /** The messages in groups of at most {@link #FETCH_CHUNK} and {@link #FETCH_BYTES}, in order. */
-  static List<List<Long>> groups(List<Long> uids, Map<Long, Long> sizes) {
-    List<List<Long>> groups = new ArrayList<>();
-    List<Long> group = new ArrayList<>();
-    long bytes = 0;
-    for (long uid : uids) {
-      long size = Math.max(0, sizes.getOrDefault(uid, 0L));
-      if (!group.isEmpty() && (group.size() == FETCH_CHUNK || bytes + size > FETCH_BYTES)) {
-        groups.add(group);
-        group = new ArrayList<>();
-        bytes = 0;
-      }
-      group.add(uid);
-      bytes += size;
-    }
-    if (!group.isEmpty()) {
-      groups.add(group);
-    }
-    return groups;
+    return SizedGroups.of(uids, u -> sizes.getOrDefault(u, 0L), FETCH_CHUNK, FETCH_BYTES);
   }
 
   /** A large message's bytes, fetched again as its content opens. */

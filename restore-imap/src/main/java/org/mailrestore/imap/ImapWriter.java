@@ -167,7 +167,8 @@ final class ImapWriter implements MailboxWriter {
     Map<ItemToWrite, Failure> failed = new LinkedHashMap<>();
     List<Sent> sent = new ArrayList<>();
     try {
-      for (List<ItemToWrite> slice : slices(batch.items())) {
+      for (List<ItemToWrite> slice :
+          SizedGroups.of(batch.items(), ImapWriter::declaredSize, Integer.MAX_VALUE, SLICE_BYTES)) {
         List<Appending> ready = new ArrayList<>();
         for (ItemToWrite item : slice) {
           prepare(item, ready, failed);
@@ -190,25 +191,8 @@ final class ImapWriter implements MailboxWriter {
     }
   }
 
-  /** The items in slices of at most {@link #SLICE_BYTES} of declared content, in order. */
-  static List<List<ItemToWrite>> slices(List<ItemToWrite> items) {
-    List<List<ItemToWrite>> slices = new ArrayList<>();
-    List<ItemToWrite> slice = new ArrayList<>();
-    long bytes = 0;
-    for (ItemToWrite item : items) {
-      long size = item.staged() != null ? item.staged().size() : Math.max(0, item.state().size());
-      if (!slice.isEmpty() && bytes + size > SLICE_BYTES) {
-        slices.add(slice);
-        slice = new ArrayList<>();
-        bytes = 0;
-      }
-      slice.add(item);
-      bytes += size;
-    }
-    if (!slice.isEmpty()) {
-      slices.add(slice);
-    }
-    return slices;
+  private static long declaredSize(ItemToWrite item) {
+    return item.staged() != null ? item.staged().size() : item.state().size();
   }
 
   /**

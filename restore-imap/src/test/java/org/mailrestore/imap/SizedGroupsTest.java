@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * A read-back fetches bodies in groups bounded by count and bytes: a verify asks for a thousand
  * messages at once, and a FETCH's answer is held whole.
  */
-class FetchGroupsTest {
+class SizedGroupsTest {
 
   @Test
   void groupsHoldAtMostTwoHundredMessagesAndThirtyTwoMebibytesButOneLargerMessageAlone() {
@@ -26,7 +26,12 @@ class FetchGroupsTest {
     sizes.put(1001L, 200L << 20); // larger than a group: alone
     uids.add(1002L); // no size given: counted as nothing
 
-    List<List<Long>> groups = ImapReadBack.groups(uids, sizes);
+    List<List<Long>> groups =
+        SizedGroups.of(
+            uids,
+            u -> sizes.getOrDefault(u, 0L),
+            ImapReadBack.FETCH_CHUNK,
+            ImapReadBack.FETCH_BYTES);
 
     assertThat(groups.stream().flatMap(List::stream).toList())
         .as("every message once, in order")
@@ -39,6 +44,9 @@ class FetchGroupsTest {
           .isTrue();
     }
     assertThat(groups).contains(List.of(1001L));
-    assertThat(ImapReadBack.groups(List.of(), Map.of())).isEmpty();
+    assertThat(SizedGroups.of(List.<Long>of(), u -> 1L, 200, 1L)).isEmpty();
+    assertThat(SizedGroups.of(List.of(1L, 2L, 3L), u -> 0L, 1, 1L))
+        .as("one at a time: each alone")
+        .containsExactly(List.of(1L), List.of(2L), List.of(3L));
   }
 }
