@@ -112,8 +112,9 @@ public final class WholeContent {
             + mib(largest)
             + " this target holds in memory to send (an eighth of the JVM's heap of "
             + mib(Runtime.getRuntime().maxMemory())
-            + ", 1 GiB at most); give the JVM more heap (MAILRESTORE_JAVA_OPTS=-Xmx...) and run"
-            + " the operation again, or restore it into the mailstore, which streams it");
+            + ", 1 GiB at most); give the JVM more heap (MAILRESTORE_JAVA_OPTS=-Xmx...) and"
+            + " restore again (a re-run skips what is restored), or restore it into the"
+            + " mailstore, which streams it");
   }
 
   private static String mib(long bytes) {
