@@ -233,8 +233,8 @@ final class ImapReadBack implements RestoredStore {
    */
   private static List<List<Long>> bySize(UserSession s, List<Long> uids) throws IOException {
     Map<Long, Long> sizes = new HashMap<>();
-    for (int from = 0; from < uids.size(); from += FETCH_CHUNK) {
-      String set = UidSet.format(uids.subList(from, Math.min(uids.size(), from + FETCH_CHUNK)));
+    for (List<Long> some : SizedGroups.of(uids, u -> 0L, FETCH_CHUNK, Long.MAX_VALUE)) {
+      String set = UidSet.format(some);
       for (Response r :
           s.ok(Command.of("UID FETCH").text(" " + set + " (UID RFC822.SIZE)")).untagged()) {
         if (r.is("FETCH")) {

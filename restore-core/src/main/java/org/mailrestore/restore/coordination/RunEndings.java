@@ -139,8 +139,8 @@ final class RunEndings {
    * #MAX_ATTEMPTS} runs stopped so.
    *
    * @param kind what stopped the run, for people ("a database error")
-   * @param cause the exception, given its database error when the database is still away; null for
-   *     an Error
+   * @param cause the database's exception (the error of recording this is added to it when the
+   *     database is still away); null for an Error
    */
   private void deferOrGiveUp(
       OperationSummary operation, String kind, String detail, @Nullable SQLException cause) {
