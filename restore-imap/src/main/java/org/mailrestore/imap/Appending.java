@@ -7,8 +7,10 @@ import org.mailrestore.destination.ItemBatch.ItemToWrite;
  * A message ready to append: its bytes as IMAP carries them (CRLF), where it goes, its flags and
  * keywords and its INTERNALDATE.
  *
- * @param crlf the bytes sent (and what the server should hand back); null once the server holds
- *     them ({@link #withoutBytes})
+ * @param size the size of the bytes sent
+ * @param crlf the bytes sent (and what the server should hand back); null for a spooled message,
+ *     and once the server holds them ({@link #withoutBytes})
+ * @param spooled the bytes sent, for a message too large to hold; else null
  * @param lineEndings how the source's lines ended, to read it back as it was
  * @param bareLines for mixed line endings, which were bare LF ({@link LineEndings#bareLines})
  * @param flags IMAP flags and keywords
@@ -19,7 +21,9 @@ record Appending(
     ItemToWrite item,
     int folderId,
     String folder,
+    long size,
     byte[] crlf,
+    SpooledMessage spooled,
     LineEndings lineEndings,
     byte[] bareLines,
     List<String> flags,
@@ -43,7 +47,7 @@ record Appending(
   /** The same append without its bytes, once the server holds them: a slice's memory goes. */
   Appending withoutBytes() {
     return new Appending(
-        item, folderId, folder, null, lineEndings, bareLines, flags, date, messageId);
+        item, folderId, folder, size, null, null, lineEndings, bareLines, flags, date, messageId);
   }
 
   /** Where a message landed on the server. */
@@ -61,7 +65,11 @@ record Appending(
     if (date > 0) {
       command.text(" \"" + InternalDate.format(date) + "\"");
     }
-    command.literal(crlf);
+    if (spooled != null) {
+      command.literal(spooled);
+    } else {
+      command.literal(crlf);
+    }
   }
 
   private static final String MESSAGE_ID = "message-id:";

@@ -51,6 +51,13 @@ final class Command {
     return this;
   }
 
+  /** A space, then a literal sent from a spooled message's file. */
+  Command literal(SpooledMessage message) {
+    parts.add(" ");
+    parts.add(message);
+    return this;
+  }
+
   String name() {
     return name;
   }

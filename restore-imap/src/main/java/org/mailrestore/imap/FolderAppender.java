@@ -1,6 +1,7 @@
 package org.mailrestore.imap;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -123,7 +124,7 @@ final class FolderAppender {
   }
 
   private static List<List<Appending>> chunks(List<Appending> messages, boolean multi) {
-    return SizedGroups.of(messages, m -> m.crlf().length, multi ? CHUNK_MESSAGES : 1, CHUNK_BYTES);
+    return SizedGroups.of(messages, Appending::size, multi ? CHUNK_MESSAGES : 1, CHUNK_BYTES);
   }
 
   /** The folder's UIDVALIDITY and UIDs, read-only; null when the folder does not exist. */
@@ -204,10 +205,10 @@ final class FolderAppender {
     for (Appending m : messages) {
       for (Iterator<ServerMessage> it = candidates.iterator(); it.hasNext(); ) {
         ServerMessage s = it.next();
-        if (s.size() == m.crlf().length
+        if (s.size() == m.size()
             && (m.date() <= 0 || s.date() / 1000 == m.date() / 1000)
             && java.util.Objects.equals(s.messageId(), m.messageId())
-            && (m.messageId() != null || sameBytes(s.uid(), m.crlf()))) {
+            && (m.messageId() != null || sameBytes(s.uid(), m))) {
           found.put(m, new Placed(contents.uidValidity(), s.uid()));
           it.remove();
           break;
@@ -217,14 +218,33 @@ final class FolderAppender {
     return found;
   }
 
-  private boolean sameBytes(long uid, byte[] bytes) throws IOException {
+  private boolean sameBytes(long uid, Appending m) throws IOException {
+    if (m.spooled() != null) {
+      try (InputStream ours = m.spooled().open()) {
+        return sameStream(new PartialBody(session, uid), ours);
+      }
+    }
     for (Response u :
         session.ok(Command.of("UID FETCH").text(" " + uid + " (UID BODY.PEEK[])")).untagged()) {
       if (u.is("FETCH")) {
         byte[] body = ServerMessage.body(u);
-        return body != null && Arrays.equals(body, bytes);
+        return body != null && Arrays.equals(body, m.crlf());
       }
     }
     return false;
+  }
+
+  private static boolean sameStream(InputStream a, InputStream b) throws IOException {
+    byte[] x = new byte[1 << 16];
+    byte[] y = new byte[1 << 16];
+    while (true) {
+      int n = a.readNBytes(x, 0, x.length);
+      if (b.readNBytes(y, 0, y.length) != n || !Arrays.equals(x, 0, n, y, 0, n)) {
+        return false;
+      }
+      if (n < x.length) {
+        return true; // both ended
+      }
+    }
   }
 }

@@ -1,7 +1,10 @@
 package org.mailrestore.imap;
 
 import java.io.ByteArrayInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.security.MessageDigest;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -29,8 +32,8 @@ import org.mailrestore.source.MailSource;
 
 /**
  * What the server holds, read back over IMAP for {@code verify}: each restored message fetched
- * whole ({@code BODY.PEEK[]}, so nothing is marked seen) with its flags, keywords and INTERNALDATE;
- * folders as the server lists them; grants by GETACL.
+ * ({@code BODY.PEEK[]}, so nothing is marked seen; one over {@link SpooledMessage#FROM} in slices)
+ * with its flags, keywords and INTERNALDATE; folders as the server lists them; grants by GETACL.
  */
 final class ImapReadBack implements RestoredStore {
 
@@ -187,7 +190,14 @@ final class ImapReadBack implements RestoredStore {
         byUid.put(m.uid(), m);
       }
     }
-    for (List<Long> group : bySize(s, new ArrayList<>(byUid.keySet()))) {
+    Map<Long, Long> sizes = sizes(s, new ArrayList<>(byUid.keySet()));
+    List<Long> held = new ArrayList<>();
+    List<Long> large = new ArrayList<>();
+    for (long uid : byUid.keySet()) {
+      (sizes.getOrDefault(uid, 0L) > SpooledMessage.FROM ? large : held).add(uid);
+    }
+    for (List<Long> group :
+        SizedGroups.of(held, u -> sizes.getOrDefault(u, 0L), FETCH_CHUNK, FETCH_BYTES)) {
       for (Response r :
           s.ok(
                   Command.of("UID FETCH")
@@ -202,36 +212,124 @@ final class ImapReadBack implements RestoredStore {
           continue;
         }
         byte[] bytes = row.lineEndings().restore(m.body(), row.bareLines());
-        List<String> tags = new ArrayList<>();
-        for (String flag : m.flags()) {
-          if (!MessageFlags.isMapped(flag)) {
-            tags.add(tagNames.getOrDefault(flag.toLowerCase(java.util.Locale.ROOT), flag));
-          }
-        }
-        Revision state =
-            Revision.builder(1, 0)
-                .folder(folder.id())
-                .flags(MessageFlags.fromImap(m.flags()))
-                .tags(tags)
-                .date(m.date())
-                .blob(bytes.length, BlobDigest.ofContent(bytes))
-                .build();
         RestoredStore.Content content =
             bytes.length <= HELD_UP_TO
                 ? () -> new ByteArrayInputStream(bytes)
                 : () -> new ByteArrayInputStream(fetchAgain(accountId, folder, row));
         found.put(
             row.id(),
-            new RestoredItem(new Item(row.id(), ItemType.MESSAGE, List.of(state)), content));
+            restored(row, folder, m, tagNames, bytes.length, BlobDigest.ofContent(bytes), content));
       }
+    }
+    for (long uid : large) {
+      fetchLarge(s, accountId, folder, byUid.get(uid), tagNames, found);
     }
   }
 
   /**
-   * The messages in groups of at most {@link #FETCH_CHUNK} and {@link #FETCH_BYTES} of bodies, by
-   * the sizes the server gives first (RFC822.SIZE, which it keeps in its index).
+   * A message too large to fetch whole ({@link SpooledMessage#FROM}): hashed as it streams in
+   * slices, and streamed again when its content is opened.
    */
-  private static List<List<Long>> bySize(UserSession s, List<Long> uids) throws IOException {
+  private void fetchLarge(
+      UserSession s,
+      String accountId,
+      FolderRow folder,
+      MessageRow row,
+      Map<String, String> tagNames,
+      Map<Integer, RestoredItem> found)
+      throws IOException {
+    ServerMessage m = null;
+    for (Response r :
+        s.ok(Command.of("UID FETCH").text(" " + row.uid() + " (UID FLAGS INTERNALDATE)"))
+            .untagged()) {
+      if (r.is("FETCH") && ServerMessage.of(r).uid() == row.uid()) {
+        m = ServerMessage.of(r);
+      }
+    }
+    if (m == null) {
+      return;
+    }
+    MessageDigest sha256 = BlobDigest.newSha256();
+    long size = 0;
+    try (InputStream in =
+        row.lineEndings().restoring(new PartialBody(s, row.uid()), row.bareLines())) {
+      byte[] buffer = new byte[1 << 16];
+      for (int n; (n = in.read(buffer)) >= 0; ) {
+        sha256.update(buffer, 0, n);
+        size += n;
+      }
+    }
+    found.put(
+        row.id(),
+        restored(
+            row,
+            folder,
+            m,
+            tagNames,
+            size,
+            BlobDigest.of(sha256.digest()),
+            () -> openLarge(accountId, folder, row)));
+  }
+
+  private static RestoredItem restored(
+      MessageRow row,
+      FolderRow folder,
+      ServerMessage m,
+      Map<String, String> tagNames,
+      long size,
+      BlobDigest digest,
+      RestoredStore.Content content) {
+    List<String> tags = new ArrayList<>();
+    for (String flag : m.flags()) {
+      if (!MessageFlags.isMapped(flag)) {
+        tags.add(tagNames.getOrDefault(flag.toLowerCase(java.util.Locale.ROOT), flag));
+      }
+    }
+    Revision state =
+        Revision.builder(1, 0)
+            .folder(folder.id())
+            .flags(MessageFlags.fromImap(m.flags()))
+            .tags(tags)
+            .date(m.date())
+            .blob(size, digest)
+            .build();
+    return new RestoredItem(new Item(row.id(), ItemType.MESSAGE, List.of(state)), content);
+  }
+
+  /** A large message's bytes as they stream from the server, over a session of their own. */
+  private InputStream openLarge(String accountId, FolderRow folder, MessageRow row)
+      throws IOException {
+    UserSession s = server.session(accountId);
+    try {
+      Long uidValidity = new FolderAppender(s, folder.path(), Lease.HELD).examine();
+      if (uidValidity == null || uidValidity != row.uidValidity()) {
+        throw new IOException(
+            "message " + row.uid() + " of " + folder.path() + " is no longer on the server");
+      }
+      return new FilterInputStream(
+          row.lineEndings().restoring(new PartialBody(s, row.uid()), row.bareLines())) {
+        private boolean closed;
+
+        @Override
+        public void close() {
+          if (!closed) {
+            closed = true;
+            if (s.isBroken()) {
+              s.close();
+            } else {
+              server.keep(s);
+            }
+          }
+        }
+      };
+    } catch (IOException | RuntimeException e) {
+      s.close();
+      throw e;
+    }
+  }
+
+  /** The messages' sizes, as the server keeps them in its index (RFC822.SIZE). */
+  private static Map<Long, Long> sizes(UserSession s, List<Long> uids) throws IOException {
     Map<Long, Long> sizes = new HashMap<>();
     for (List<Long> some : SizedGroups.of(uids, u -> 0L, FETCH_CHUNK, Long.MAX_VALUE)) {
       String set = UidSet.format(some);
@@ -243,7 +341,7 @@ final class ImapReadBack implements RestoredStore {
         }
       }
     }
-    return SizedGroups.of(uids, u -> sizes.getOrDefault(u, 0L), FETCH_CHUNK, FETCH_BYTES);
+    return sizes;
   }
 
   /** A large message's bytes, fetched again as its content opens. */

@@ -4,6 +4,7 @@ import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -273,11 +274,10 @@ final class ImapSession implements Closeable {
       if (part instanceof String s) {
         out.write(s.getBytes(StandardCharsets.UTF_8));
       } else {
-        byte[] literal = (byte[]) part;
-        boolean nonSync = plus || (has("LITERAL-") && literal.length <= LITERAL_MINUS_MAX);
+        long size = part instanceof SpooledMessage m ? m.size() : ((byte[]) part).length;
+        boolean nonSync = plus || (has("LITERAL-") && size <= LITERAL_MINUS_MAX);
         out.write(
-            ("{" + literal.length + (nonSync ? "+" : "") + "}\r\n")
-                .getBytes(StandardCharsets.US_ASCII));
+            ("{" + size + (nonSync ? "+" : "") + "}\r\n").getBytes(StandardCharsets.US_ASCII));
         if (!nonSync) {
           out.flush();
           Response go = reader.read();
@@ -285,7 +285,11 @@ final class ImapSession implements Closeable {
             throw new ImapException(command.name(), go);
           }
         }
-        out.write(literal);
+        if (part instanceof SpooledMessage m) {
+          sendSpooled(m);
+        } else {
+          out.write((byte[]) part);
+        }
       }
     }
     if (lease != Lease.HELD) {
@@ -300,6 +304,20 @@ final class ImapSession implements Closeable {
     out.write('\r');
     out.write('\n');
     return tag;
+  }
+
+  /**
+   * A spooled message's bytes as a literal: exactly as many as announced, or the session breaks.
+   */
+  private void sendSpooled(SpooledMessage m) throws IOException {
+    long sent;
+    try (InputStream in = m.open()) {
+      sent = in.transferTo(out);
+    }
+    if (sent != m.size()) {
+      throw new IOException(
+          "the spooled message " + m.file() + " has " + sent + " bytes, not " + m.size());
+    }
   }
 
   /** Resets the connection (no orderly close): the server drops the command it was receiving. */

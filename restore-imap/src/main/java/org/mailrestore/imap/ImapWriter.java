@@ -1,6 +1,7 @@
 package org.mailrestore.imap;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -109,6 +110,8 @@ final class ImapWriter implements MailboxWriter {
   @Override
   public void close() {
     server.closeIdle(account.id());
+    stagedSpools.forEach(SpooledMessage::close);
+    stagedSpools.clear();
   }
 
   // ---- cluster 0: folders and tags -------------------------------------------------------------
@@ -157,21 +160,43 @@ final class ImapWriter implements MailboxWriter {
 
   // ---- content -------------------------------------------------------------------------------
 
+  /**
+   * Content staged as it passed and spooled (too large to hold), until its cluster is committed or
+   * the writer closes: a cluster written again reads it again.
+   */
+  private final Set<SpooledMessage> stagedSpools = ConcurrentHashMap.newKeySet();
+
   @Override
   public Staged stage(ItemType type, Passing content, BlobDigest declared) throws IOException {
-    return WholeContent.stage(content, declared);
+    if (type != ItemType.MESSAGE
+        || (content.size() >= 0 && content.size() <= SpooledMessage.FROM)) {
+      return WholeContent.stage(content, declared);
+    }
+    SpooledMessage spooled;
+    try (InputStream in = content.open()) {
+      spooled = SpooledMessage.of(in, content.size(), content.describe());
+    }
+    if (declared != null && !declared.equals(spooled.digest())) {
+      spooled.close();
+      throw new BlobException(
+          BlobException.Reason.DIGEST_MISMATCH,
+          content.describe() + " hashes to " + spooled.digest() + ", not " + declared);
+    }
+    stagedSpools.add(spooled);
+    return new Staged(spooled.digest(), spooled.sourceSize(), spooled);
   }
 
   @Override
   public void writeItems(ItemBatch batch, ClusterJournal journal) throws SQLException, IOException {
     Map<ItemToWrite, Failure> failed = new LinkedHashMap<>();
     List<Sent> sent = new ArrayList<>();
+    List<SpooledMessage> spools = new ArrayList<>();
     try {
       for (List<ItemToWrite> slice :
           SizedGroups.of(batch.items(), ImapWriter::declaredSize, Integer.MAX_VALUE, SLICE_BYTES)) {
         List<Appending> ready = new ArrayList<>();
         for (ItemToWrite item : slice) {
-          prepare(item, ready, failed);
+          prepare(item, ready, failed, spools);
         }
         Map<Appending, Placed> placed = new LinkedHashMap<>();
         Map<Appending, String> refused = new LinkedHashMap<>();
@@ -186,8 +211,15 @@ final class ImapWriter implements MailboxWriter {
                 new Failure(FailureReason.TARGET_REFUSED, "the server refused it: " + why)));
       }
       commit(sent, failed, journal);
+      for (ItemToWrite item : batch.items()) {
+        if (item.staged() != null && item.staged().handle() instanceof SpooledMessage m) {
+          stagedSpools.remove(m);
+          m.close();
+        }
+      }
     } finally {
       sent.forEach(m -> unclaim(m.appended().folderId(), m.placed()));
+      spools.forEach(SpooledMessage::close);
     }
   }
 
@@ -200,7 +232,11 @@ final class ImapWriter implements MailboxWriter {
    * keeps the account's one, and a second login costs the server more than a small account's
    * messages (docs/benchmarks.md).
    */
-  private void prepare(ItemToWrite item, List<Appending> ready, Map<ItemToWrite, Failure> failed)
+  private void prepare(
+      ItemToWrite item,
+      List<Appending> ready,
+      Map<ItemToWrite, Failure> failed,
+      List<SpooledMessage> spools)
       throws IOException, SQLException {
     if (item.type() != ItemType.MESSAGE) {
       failed.put(
@@ -227,29 +263,68 @@ final class ImapWriter implements MailboxWriter {
               "its folder " + item.folder() + " was not created on the server"));
       return;
     }
-    byte[] bytes;
-    try {
-      bytes = WholeContent.of(item, context);
-    } catch (BlobException e) {
-      failed.put(item, new Failure(FailureReason.of(e.reason()), e.getMessage()));
-      return;
-    }
     List<String> flags = new ArrayList<>(MessageFlags.toImap(item.state().flags()));
     for (String tag : item.state().tags()) {
       flags.add(keywords.keywordFor(tag));
     }
-    LineEndings.Converted sent = LineEndings.convert(bytes);
-    ready.add(
-        new Appending(
+    try {
+      SpooledMessage spooled = spooled(item, spools);
+      if (spooled != null) {
+        ready.add(
+            new Appending(
+                item,
+                item.folder(),
+                folder,
+                spooled.size(),
+                null,
+                spooled,
+                spooled.kept().endings(),
+                spooled.kept().bareLines(),
+                flags,
+                item.state().date(),
+                spooled.messageId()));
+        return;
+      }
+      LineEndings.Converted sent = LineEndings.convert(WholeContent.of(item, context));
+      ready.add(
+          new Appending(
+              item,
+              item.folder(),
+              folder,
+              sent.crlf().length,
+              sent.crlf(),
+              null,
+              sent.endings(),
+              sent.bareLines(),
+              flags,
+              item.state().date(),
+              Appending.messageId(sent.crlf())));
+    } catch (BlobException e) {
+      failed.put(item, new Failure(FailureReason.of(e.reason()), e.getMessage()));
+    }
+  }
+
+  /**
+   * The message spooled, when it is too large to hold ({@link SpooledMessage#FROM}, or of a size
+   * not declared); null when it is held. Spooled here, it is added to {@code spools}.
+   */
+  private SpooledMessage spooled(ItemToWrite item, List<SpooledMessage> spools) throws IOException {
+    if (item.staged() != null) {
+      return item.staged().handle() instanceof SpooledMessage m ? m : null;
+    }
+    long size = item.state().size();
+    if (size > 0 && size <= SpooledMessage.FROM) {
+      return null;
+    }
+    SpooledMessage m =
+        WholeContent.byDigest(
             item,
-            item.folder(),
-            folder,
-            sent.crlf(),
-            sent.endings(),
-            sent.bareLines(),
-            flags,
-            item.state().date(),
-            Appending.messageId(sent.crlf())));
+            context,
+            in ->
+                SpooledMessage.of(
+                    in, size > 0 ? size : -1, "its content (" + item.state().digest() + ")"));
+    spools.add(m);
+    return m;
   }
 
   /**

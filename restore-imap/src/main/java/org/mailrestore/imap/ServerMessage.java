@@ -12,7 +12,7 @@ import java.util.Locale;
  *
  * @param date INTERNALDATE in epoch milliseconds, or 0
  * @param messageId as {@link Appending#messageId}, or null
- * @param body {@code BODY[]}, or null
+ * @param body {@code BODY[]} (or a slice of it, {@code BODY[]<offset>}), or null
  */
 record ServerMessage(
     long uid, long size, long date, List<String> flags, String messageId, byte[] body) {
@@ -39,7 +39,9 @@ record ServerMessage(
         }
         case "BODY[]" -> body = bytes(value);
         default -> {
-          if (name.startsWith("BODY[HEADER.FIELDS")) {
+          if (name.startsWith("BODY[]<")) {
+            body = bytes(value); // a slice (PartialBody)
+          } else if (name.startsWith("BODY[HEADER.FIELDS")) {
             byte[] header = bytes(value);
             messageId = header == null ? null : Appending.messageId(header);
           }

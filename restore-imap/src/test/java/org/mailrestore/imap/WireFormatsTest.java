@@ -7,6 +7,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -138,6 +139,44 @@ class WireFormatsTest {
                       : bare == endings ? LineEndings.LF : LineEndings.MIXED);
       assertThat(sent.endings().restore(sent.crlf(), sent.bareLines()))
           .as("%s", Arrays.toString(source))
+          .isEqualTo(source);
+    }
+  }
+
+  @Test
+  void aMessageConvertedAndRestoredAsItStreamsIsAsOneConvertedWhole() throws IOException {
+    // decision 0071: a message too large to hold is converted in runs and restored in pieces; a CR
+    // at the end of a run or a piece may be half of a CRLF
+    byte[] alphabet = {'\n', '\r', 'x'};
+    Random random = new Random(11);
+    for (int m = 0; m < 3_000; m++) {
+      byte[] source = new byte[random.nextInt(200)];
+      for (int i = 0; i < source.length; i++) {
+        source[i] = alphabet[random.nextInt(alphabet.length)];
+      }
+      LineEndings.Converted whole = LineEndings.convert(source);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      LineEndings.Converting streamed = new LineEndings.Converting(out, 2 + random.nextInt(16));
+      for (int i = 0; i < source.length; ) {
+        int n = Math.min(source.length - i, 1 + random.nextInt(20));
+        streamed.write(source, i, n);
+        i += n;
+      }
+      LineEndings.Kept kept = streamed.finish();
+      String what = Arrays.toString(source);
+      assertThat(out.toByteArray()).as(what).isEqualTo(whole.crlf());
+      assertThat(streamed.written()).isEqualTo(whole.crlf().length);
+      assertThat(kept.endings()).as(what).isEqualTo(whole.endings());
+      assertThat(kept.bareLines()).as(what).isEqualTo(whole.bareLines());
+      InputStream trickle =
+          new ByteArrayInputStream(whole.crlf()) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+              return super.read(b, off, Math.min(len, 1 + random.nextInt(7)));
+            }
+          };
+      assertThat(kept.endings().restoring(trickle, kept.bareLines()).readAllBytes())
+          .as(what)
           .isEqualTo(source);
     }
   }

@@ -11,10 +11,10 @@ import org.mailrestore.destination.ItemBatch.Staged;
 import org.mailrestore.source.Passing;
 
 /**
- * An item's bytes, read whole, for targets that need them so (an IMAP APPEND literal needs its
- * exact length first; a DAV resource is made from them) and checked against the digest and size the
- * source declares: staged as they pass, or read by digest through the source's own check ({@link
- * org.mailrestore.blob.BlobSource#openVerified}).
+ * An item's bytes, read whole, for targets that need them so (an IMAP APPEND literal of an ordinary
+ * size needs its exact length first; a DAV resource is made from them) and checked against the
+ * digest and size the source declares: staged as they pass, or read by digest through the source's
+ * own check ({@link org.mailrestore.blob.BlobSource#openVerified}).
  */
 public final class WholeContent {
 
@@ -57,18 +57,27 @@ public final class WholeContent {
     if (item.staged() != null) {
       return (byte[]) item.staged().handle();
     }
+    long size = item.state().size();
+    String what = "its content (" + item.state().digest() + ")";
+    refuseOver(size, largest, what);
+    long expected = size > 0 ? size : -1;
+    return byDigest(item, context, in -> readAtMost(in, expected, largest, what));
+  }
+
+  /**
+   * Reads an item's content by its digest, through the source's check, as {@code reading} takes it:
+   * for a target that streams content too large to hold whole. The source's failures come as {@link
+   * BlobException}s with their reason.
+   */
+  public static <T> T byDigest(
+      ItemToWrite item, WriteContext context, SourceContent.Reading<T> reading) throws IOException {
     BlobDigest digest = item.state().digest();
     if (digest == null) {
       throw new BlobException(BlobException.Reason.MISSING, "the item names no content");
     }
     long size = item.state().size();
-    String what = "its content (" + digest + ")";
-    refuseOver(size, largest, what);
     try {
-      long expected = size > 0 ? size : -1;
-      return context
-          .content()
-          .read(digest, expected, in -> readAtMost(in, expected, largest, what));
+      return context.content().read(digest, size > 0 ? size : -1, reading);
     } catch (BlobException e) {
       throw e;
     } catch (IOException e) {
