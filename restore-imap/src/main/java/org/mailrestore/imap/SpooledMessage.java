@@ -40,28 +40,53 @@ record SpooledMessage(
   /** The header is read from this much of the start for the Message-ID. */
   private static final int HEAD = 64 * 1024;
 
+  /** Where messages are spooled: the JVM's temporary directory. */
+  static final Path DIRECTORY = Path.of(System.getProperty("java.io.tmpdir"));
+
   /**
-   * Spools a message as it streams.
+   * Spools a message as it streams into {@link #DIRECTORY}.
    *
    * @param declaredSize the size the source declares, or -1 when it declares none
    * @param what names the message in errors
+   * @throws BlobException when the file cannot be written (a full disk): the message fails alone,
+   *     saying where and how much room it needs
+   * @throws IOException when the source cannot be read, as the source says
    */
   static SpooledMessage of(InputStream source, long declaredSize, String what) throws IOException {
-    Path file = Files.createTempFile("mailrestore-append-", ".eml");
+    return of(source, declaredSize, what, DIRECTORY);
+  }
+
+  static SpooledMessage of(InputStream source, long declaredSize, String what, Path directory)
+      throws IOException {
+    Path file;
+    try {
+      file = Files.createTempFile(directory, "mailrestore-append-", ".eml");
+    } catch (IOException e) {
+      throw spoolFailed(what, directory, declaredSize, e);
+    }
     try {
       MessageDigest sha256 = BlobDigest.newSha256();
       long read = 0;
       LineEndings.Kept kept;
       long size;
-      try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+      OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+      try (out) {
         LineEndings.Converting crlf = new LineEndings.Converting(out);
         byte[] buffer = new byte[1 << 16];
         for (int n; (n = source.read(buffer)) >= 0; ) {
           sha256.update(buffer, 0, n);
-          crlf.write(buffer, 0, n);
           read += n;
+          try {
+            crlf.write(buffer, 0, n);
+          } catch (IOException e) {
+            throw spoolFailed(what, directory, declaredSize, e);
+          }
         }
-        kept = crlf.finish();
+        try {
+          kept = crlf.finish();
+        } catch (IOException e) {
+          throw spoolFailed(what, directory, declaredSize, e);
+        }
         size = crlf.written();
       }
       if (declaredSize >= 0 && read != declaredSize) {
@@ -82,6 +107,27 @@ record SpooledMessage(
       Files.deleteIfExists(file);
       throw e;
     }
+  }
+
+  private static BlobException spoolFailed(
+      String what, Path directory, long declaredSize, IOException e) {
+    String size =
+        declaredSize >= 0
+            ? String.format(java.util.Locale.ROOT, "%.1f MiB", declaredSize / 1048576.0)
+            : "its size";
+    return new BlobException(
+        BlobException.Reason.IO_ERROR,
+        what
+            + ": a message this large goes over IMAP from a temporary file, and writing it in "
+            + directory
+            + " failed ("
+            + e.getMessage()
+            + "); it needs "
+            + size
+            + " free there, or set another directory with"
+            + " MAILRESTORE_JAVA_OPTS=-Djava.io.tmpdir=DIR, and restore again (a re-run skips what"
+            + " is restored)",
+        e);
   }
 
   private static int lastLineEnd(byte[] head) {

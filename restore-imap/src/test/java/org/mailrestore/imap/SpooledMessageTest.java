@@ -58,6 +58,26 @@ class SpooledMessageTest {
     assertThat(spools()).isEqualTo(before);
   }
 
+  @Test
+  void aMessageThatCannotBeSpooledFailsSayingWhereAndWhatItNeeds() throws IOException {
+    java.nio.file.Path notADirectory = Files.createTempFile("mailrestore-test-", ".file");
+    try {
+      byte[] source = "Subject: x\r\n\r\nbody\r\n".getBytes(StandardCharsets.US_ASCII);
+      assertThatThrownBy(() ->
+              SpooledMessage.of(
+                  new ByteArrayInputStream(source), 20L << 20, "big one", notADirectory))
+          .isInstanceOfSatisfying(
+              BlobException.class,
+              e -> assertThat(e.reason()).isEqualTo(BlobException.Reason.IO_ERROR))
+          .hasMessageContaining("big one")
+          .hasMessageContaining(notADirectory.toString())
+          .hasMessageContaining("20.0 MiB free")
+          .hasMessageContaining("-Djava.io.tmpdir");
+    } finally {
+      Files.delete(notADirectory);
+    }
+  }
+
   private static long spools() throws IOException {
     try (var files = Files.list(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))) {
       return files
