@@ -1,7 +1,9 @@
 package org.mailrestore.imap;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -268,8 +270,8 @@ final class ImapWriter implements MailboxWriter {
       flags.add(keywords.keywordFor(tag));
     }
     try {
-      SpooledMessage spooled = spooled(item, spools);
-      if (spooled != null) {
+      Object content = content(item, spools);
+      if (content instanceof SpooledMessage spooled) {
         ready.add(
             new Appending(
                 item,
@@ -285,7 +287,7 @@ final class ImapWriter implements MailboxWriter {
                 spooled.messageId()));
         return;
       }
-      LineEndings.Converted sent = LineEndings.convert(WholeContent.of(item, context));
+      LineEndings.Converted sent = LineEndings.convert((byte[]) content);
       ready.add(
           new Appending(
               item,
@@ -305,26 +307,38 @@ final class ImapWriter implements MailboxWriter {
   }
 
   /**
-   * The message spooled, when it is too large to hold ({@link SpooledMessage#FROM}, or of a size
-   * not declared); null when it is held. Spooled here, it is added to {@code spools}.
+   * The message's bytes, held, or a {@link SpooledMessage} when it is over {@link
+   * SpooledMessage#FROM} (declared so, or found so as it is read when no size is declared). Spooled
+   * here, it is added to {@code spools}.
    */
-  private SpooledMessage spooled(ItemToWrite item, List<SpooledMessage> spools) throws IOException {
+  private Object content(ItemToWrite item, List<SpooledMessage> spools) throws IOException {
     if (item.staged() != null) {
-      return item.staged().handle() instanceof SpooledMessage m ? m : null;
+      return item.staged().handle();
     }
     long size = item.state().size();
     if (size > 0 && size <= SpooledMessage.FROM) {
-      return null;
+      return WholeContent.of(item, context);
     }
-    SpooledMessage m =
+    String what = "its content (" + item.state().digest() + ")";
+    Object content =
         WholeContent.byDigest(
             item,
             context,
-            in ->
-                SpooledMessage.of(
-                    in, size > 0 ? size : -1, "its content (" + item.state().digest() + ")"));
-    spools.add(m);
-    return m;
+            in -> {
+              if (size > 0) {
+                return SpooledMessage.of(in, size, what);
+              }
+              byte[] head = in.readNBytes((int) SpooledMessage.FROM + 1);
+              if (head.length <= SpooledMessage.FROM) {
+                return head;
+              }
+              return SpooledMessage.of(
+                  new SequenceInputStream(new ByteArrayInputStream(head), in), -1, what);
+            });
+    if (content instanceof SpooledMessage m) {
+      spools.add(m);
+    }
+    return content;
   }
 
   /**

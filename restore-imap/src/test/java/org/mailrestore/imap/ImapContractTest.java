@@ -3,7 +3,9 @@ package org.mailrestore.imap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.InputStream;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,6 +17,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.destination.ItemBatch;
 import org.mailrestore.destination.ItemBatch.ItemToWrite;
 import org.mailrestore.destination.MailTarget;
@@ -22,8 +25,12 @@ import org.mailrestore.destination.MailTargetContract;
 import org.mailrestore.destination.MailboxWriter;
 import org.mailrestore.destination.ProvisionedAccount;
 import org.mailrestore.destination.RecordingJournal;
+import org.mailrestore.destination.RestoredStore.RestoredItem;
 import org.mailrestore.destination.TargetContext;
 import org.mailrestore.destination.TargetSpec;
+import org.mailrestore.mail.ItemType;
+import org.mailrestore.mail.Revision;
+import org.mailrestore.mail.SystemFolder;
 import org.mailrestore.testkit.CyrusServer;
 import org.mailrestore.testkit.DovecotServer;
 import org.mailrestore.testkit.TcpCutProxy;
@@ -163,6 +170,53 @@ class ImapContractTest {
     @Override
     protected String domain() {
       return domain;
+    }
+
+    @Test
+    void aMessageOfNoDeclaredSizeIsHeldOrSpooledAsItTurnsOut() throws Exception {
+      // A source may declare no size: read up to SpooledMessage.FROM, the rest spooled past it.
+      byte[] small =
+          "From: a@example.org\r\nSubject: small\r\n\r\nbody\n".getBytes(StandardCharsets.UTF_8);
+      byte[] head = "From: a@example.org\nSubject: large\n\n".getBytes(StandardCharsets.UTF_8);
+      byte[] large = java.util.Arrays.copyOf(head, (int) SpooledMessage.FROM + 4096);
+      java.util.Arrays.fill(large, head.length, large.length, (byte) 'z');
+      for (int i = head.length + 70; i < large.length; i += 71) {
+        large[i] = '\n';
+      }
+      ProvisionedAccount account = provision("max");
+      try (MailboxWriter writer = target().mailbox(account, context())) {
+        List<ItemToWrite> items = new ArrayList<>();
+        for (byte[] bytes : List.of(small, large)) {
+          Revision state =
+              Revision.builder(1, 0)
+                  .folder(SystemFolder.INBOX.id())
+                  .date(1_700_000_000_000L)
+                  .blob(0, lend(bytes))
+                  .build();
+          items.add(
+              new ItemToWrite(
+                  7000 + items.size(),
+                  ItemType.MESSAGE,
+                  state,
+                  SystemFolder.INBOX.id(),
+                  "no size",
+                  null));
+        }
+        RecordingJournal journal = journal("max", 1);
+        writer.writeItems(new ItemBatch(1, items, false), journal);
+        assertThat(journal.failures()).isEmpty();
+        Map<Integer, RestoredItem> held =
+            target().readBack().items(account, journal.mappings().values());
+        for (int i = 0; i < items.size(); i++) {
+          RestoredItem read = held.get(journal.mappings().get(7000 + i));
+          byte[] expected = i == 0 ? small : large;
+          assertThat(read.item().revisions().get(0).digest())
+              .isEqualTo(BlobDigest.ofContent(expected));
+          try (InputStream in = read.content().open()) {
+            assertThat(in.readAllBytes()).isEqualTo(expected);
+          }
+        }
+      }
     }
   }
 

@@ -230,9 +230,14 @@ public abstract class MailTargetContract {
 
   /** Content {@link #context()} lends by its digest, named by the revision. */
   private Revision.Builder lent(Revision.Builder state, byte[] bytes) {
+    return state.blob(bytes.length, lend(bytes));
+  }
+
+  /** Lends content by its digest, which {@link #context()} reads: for a target's own tests. */
+  protected final BlobDigest lend(byte[] bytes) {
     BlobDigest digest = BlobDigest.ofContent(bytes);
     contents.put(digest, bytes);
-    return state.blob(bytes.length, digest);
+    return digest;
   }
 
   /** Writes cluster 0: folders Work and Work/Sub, tag Urgent; returns the folder map. */
