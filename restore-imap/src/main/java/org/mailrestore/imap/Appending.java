@@ -13,6 +13,7 @@ import org.mailrestore.destination.ItemBatch.ItemToWrite;
  * @param spooled the bytes sent, for a message too large to hold; else null
  * @param lineEndings how the source's lines ended, to read it back as it was
  * @param bareLines for mixed line endings, which were bare LF ({@link LineEndings#bareLines})
+ * @param nulBytes where NUL bytes are sent as {@code 0x80} ({@link NulBytes}), or null
  * @param flags IMAP flags and keywords
  * @param date INTERNALDATE in epoch milliseconds, or 0 to let the server choose
  * @param messageId the Message-ID header's value (whitespace removed), or null
@@ -26,6 +27,7 @@ record Appending(
     SpooledMessage spooled,
     LineEndings lineEndings,
     byte[] bareLines,
+    byte[] nulBytes,
     List<String> flags,
     long date,
     String messageId) {
@@ -47,7 +49,18 @@ record Appending(
   /** The same append without its bytes, once the server holds them: a slice's memory goes. */
   Appending withoutBytes() {
     return new Appending(
-        item, folderId, folder, size, null, null, lineEndings, bareLines, flags, date, messageId);
+        item,
+        folderId,
+        folder,
+        size,
+        null,
+        null,
+        lineEndings,
+        bareLines,
+        nulBytes,
+        flags,
+        date,
+        messageId);
   }
 
   /** Where a message landed on the server. */

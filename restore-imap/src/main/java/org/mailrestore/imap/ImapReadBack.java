@@ -211,7 +211,7 @@ final class ImapReadBack implements RestoredStore {
         if (row == null || m.body() == null) {
           continue;
         }
-        byte[] bytes = row.lineEndings().restore(m.body(), row.bareLines());
+        byte[] bytes = row.asInSource(m.body());
         RestoredStore.Content content =
             bytes.length <= HELD_UP_TO
                 ? () -> new ByteArrayInputStream(bytes)
@@ -251,8 +251,7 @@ final class ImapReadBack implements RestoredStore {
     }
     MessageDigest sha256 = BlobDigest.newSha256();
     long size = 0;
-    try (InputStream in =
-        row.lineEndings().restoring(new PartialBody(s, row.uid()), row.bareLines())) {
+    try (InputStream in = row.asInSource(new PartialBody(s, row.uid()))) {
       byte[] buffer = new byte[1 << 16];
       for (int n; (n = in.read(buffer)) >= 0; ) {
         sha256.update(buffer, 0, n);
@@ -306,8 +305,7 @@ final class ImapReadBack implements RestoredStore {
         throw new IOException(
             "message " + row.uid() + " of " + folder.path() + " is no longer on the server");
       }
-      return new FilterInputStream(
-          row.lineEndings().restoring(new PartialBody(s, row.uid()), row.bareLines())) {
+      return new FilterInputStream(row.asInSource(new PartialBody(s, row.uid()))) {
         private boolean closed;
 
         @Override
@@ -360,7 +358,7 @@ final class ImapReadBack implements RestoredStore {
                 if (r.is("FETCH")) {
                   ServerMessage m = ServerMessage.of(r);
                   if (m.uid() == row.uid() && m.body() != null) {
-                    return row.lineEndings().restore(m.body(), row.bareLines());
+                    return row.asInSource(m.body());
                   }
                 }
               }

@@ -30,14 +30,30 @@ final class ImapRecords {
 
   record TagRow(int id, String name, String keyword) {}
 
-  /** Where a restored message is. */
+  /**
+   * Where a restored message is, and what turns the server's bytes back into the source's.
+   *
+   * @param nulBytes where NUL bytes were sent as {@code 0x80} ({@link NulBytes}), or null
+   */
   record MessageRow(
       int id,
       int folderId,
       long uidValidity,
       long uid,
       LineEndings lineEndings,
-      byte[] bareLines) {}
+      byte[] bareLines,
+      byte[] nulBytes) {
+
+    /** The message as it was in the source, from the server's bytes (changed in place). */
+    byte[] asInSource(byte[] fromServer) {
+      return lineEndings.restore(NulBytes.restore(fromServer, nulBytes), bareLines);
+    }
+
+    /** As {@link #asInSource(byte[])}, as the message streams from the server. */
+    java.io.InputStream asInSource(java.io.InputStream fromServer) {
+      return lineEndings.restoring(NulBytes.restoring(fromServer, nulBytes), bareLines);
+    }
+  }
 
   private final DataSource dataSource;
   private final String server;
@@ -151,11 +167,12 @@ final class ImapRecords {
     try (PreparedStatement ps =
         c.prepareStatement(
             "INSERT INTO imap_message (account_id, id, folder_id, uidvalidity, uid, line_endings,"
-                + " bare_lines) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                + " bare_lines, nul_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
       for (MessageRow r : rows) {
         Sql.bind(
             ps, accountId, r.id(), r.folderId(), r.uidValidity(), r.uid(), r.lineEndings().name());
         ps.setBytes(7, r.bareLines());
+        ps.setBytes(8, r.nulBytes());
         ps.addBatch();
       }
       ps.executeBatch();
@@ -175,7 +192,8 @@ final class ImapRecords {
       rows.addAll(
           Sql.query(
               dataSource,
-              "SELECT id, folder_id, uidvalidity, uid, line_endings, bare_lines FROM imap_message"
+              "SELECT id, folder_id, uidvalidity, uid, line_endings, bare_lines, nul_bytes"
+                  + " FROM imap_message"
                   + " WHERE account_id = ? AND id IN ("
                   + Sql.placeholders(part.size())
                   + ")",
@@ -192,7 +210,8 @@ final class ImapRecords {
         rs.getLong(3),
         rs.getLong(4),
         LineEndings.valueOf(rs.getString(5)),
-        rs.getBytes(6));
+        rs.getBytes(6),
+        rs.getBytes(7));
   }
 
   /** The UIDs of a folder that restores recorded. */

@@ -282,25 +282,28 @@ final class ImapWriter implements MailboxWriter {
                 spooled,
                 spooled.kept().endings(),
                 spooled.kept().bareLines(),
+                spooled.nulBytes(),
                 flags,
                 item.state().date(),
                 spooled.messageId()));
         return;
       }
-      LineEndings.Converted sent = LineEndings.convert((byte[]) content);
+      LineEndings.Converted converted = LineEndings.convert((byte[]) content);
+      NulBytes.Replaced sent = NulBytes.replace(converted.crlf());
       ready.add(
           new Appending(
               item,
               item.folder(),
               folder,
-              sent.crlf().length,
-              sent.crlf(),
+              sent.bytes().length,
+              sent.bytes(),
               null,
-              sent.endings(),
-              sent.bareLines(),
+              converted.endings(),
+              converted.bareLines(),
+              sent.places(),
               flags,
               item.state().date(),
-              Appending.messageId(sent.crlf())));
+              Appending.messageId(sent.bytes())));
     } catch (BlobException e) {
       failed.put(item, new Failure(FailureReason.of(e.reason()), e.getMessage()));
     }
@@ -482,7 +485,8 @@ final class ImapWriter implements MailboxWriter {
                       e.placed().uidValidity(),
                       e.placed().uid(),
                       m.lineEndings(),
-                      m.bareLines()));
+                      m.bareLines(),
+                      m.nulBytes()));
               journal.restored(m.item(), id);
             }
             ImapRecords.addMessages(c, account.key(), rows);

@@ -40,7 +40,7 @@ enum LineEndings {
   record Converted(LineEndings endings, byte[] crlf, byte[] bareLines) {}
 
   /** A message's bytes eight at a time, in the order they stand. */
-  private static final VarHandle WORDS =
+  static final VarHandle WORDS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private static final long LINE_FEEDS = 0x0A0A0A0A0A0A0A0AL;
@@ -239,7 +239,7 @@ enum LineEndings {
   }
 
   /** The high bit of each byte of {@code x} that is zero: no carry crosses bytes, no false hits. */
-  private static long zeroBytes(long x) {
+  static long zeroBytes(long x) {
     return ~(((x & LOW_SEVEN_BITS) + LOW_SEVEN_BITS) | x | LOW_SEVEN_BITS);
   }
 

@@ -3,7 +3,6 @@ package org.mailrestore.imap;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -18,6 +17,7 @@ import org.mailrestore.blob.BlobException;
  * @param file the CRLF form
  * @param size the CRLF form's size: the literal's
  * @param kept how the source's lines ended
+ * @param nulBytes where NUL bytes are sent as {@code 0x80} ({@link NulBytes}), or null
  * @param messageId as {@link Appending#messageId}, or null
  * @param digest the digest of the source's bytes, as they were
  * @param sourceSize the source's bytes
@@ -26,6 +26,7 @@ record SpooledMessage(
     Path file,
     long size,
     LineEndings.Kept kept,
+    byte[] nulBytes,
     String messageId,
     BlobDigest digest,
     long sourceSize)
@@ -69,7 +70,8 @@ record SpooledMessage(
       long read = 0;
       LineEndings.Kept kept;
       long size;
-      OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+      NulBytes.Replacing out =
+          new NulBytes.Replacing(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16));
       try (out) {
         LineEndings.Converting crlf = new LineEndings.Converting(out);
         byte[] buffer = new byte[1 << 16];
@@ -102,7 +104,13 @@ record SpooledMessage(
         head = java.util.Arrays.copyOf(head, lastLineEnd(head)); // no header line cut in two
       }
       return new SpooledMessage(
-          file, size, kept, Appending.messageId(head), BlobDigest.of(sha256.digest()), read);
+          file,
+          size,
+          kept,
+          out.places(),
+          Appending.messageId(head),
+          BlobDigest.of(sha256.digest()),
+          read);
     } catch (IOException | RuntimeException | Error e) {
       Files.deleteIfExists(file);
       throw e;

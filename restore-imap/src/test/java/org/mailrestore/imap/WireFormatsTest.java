@@ -182,6 +182,44 @@ class WireFormatsTest {
   }
 
   @Test
+  void nulBytesGoAs0x80AndComeBackWhereTheyWere() throws IOException {
+    // decision 0072: at any offset of a word, next to 0x80 bytes of the message's own, whole or as
+    // it streams in pieces
+    byte[] alphabet = {0, (byte) 0x80, 'x', 0x01, (byte) 0xFF};
+    Random random = new Random(5);
+    for (int m = 0; m < 3_000; m++) {
+      byte[] source = new byte[random.nextInt(300)];
+      for (int i = 0; i < source.length; i++) {
+        source[i] = alphabet[random.nextInt(alphabet.length)];
+      }
+      String what = Arrays.toString(source);
+      NulBytes.Replaced sent = NulBytes.replace(source);
+      assertThat(sent.bytes()).as(what).doesNotContain((byte) 0).hasSize(source.length);
+      assertThat(sent.places() == null).isEqualTo(NulBytes.next(source, 0, source.length) < 0);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      NulBytes.Replacing streamed = new NulBytes.Replacing(out);
+      for (int i = 0; i < source.length; ) {
+        int n = Math.min(source.length - i, 1 + random.nextInt(20));
+        streamed.write(source, i, n);
+        i += n;
+      }
+      assertThat(out.toByteArray()).as(what).isEqualTo(sent.bytes());
+      assertThat(streamed.places()).as(what).isEqualTo(sent.places());
+      assertThat(NulBytes.restore(sent.bytes().clone(), sent.places())).as(what).isEqualTo(source);
+      InputStream trickle =
+          new ByteArrayInputStream(sent.bytes()) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+              return super.read(b, off, Math.min(len, 1 + random.nextInt(7)));
+            }
+          };
+      assertThat(NulBytes.restoring(trickle, sent.places()).readAllBytes())
+          .as(what)
+          .isEqualTo(source);
+    }
+  }
+
+  @Test
   void bareCarriageReturnsGoAsCrlfAndComeBackAsTheyWere() {
     byte[] source =
         "Subject: a\rFrom: b\r\rbody\r\r\nmore\nend\r".getBytes(StandardCharsets.US_ASCII);

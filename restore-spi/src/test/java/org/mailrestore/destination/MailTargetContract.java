@@ -353,13 +353,15 @@ public abstract class MailTargetContract {
   @Test
   void messagesWhoseLinesEndOddlyAreReadBackByteForByte() throws Exception {
     // Real archives hold them: bare LF bodies, bare CR (old Macintosh mail), CR CR LF (a CRLF
-    // message converted once too often), a CR ending the message, no line ending at the end.
+    // message converted once too often), a CR ending the message, no line ending at the end, NUL
+    // bytes (a broken mailer's: IMAP does not carry them).
     List<String> texts =
         List.of(
             "From: a@example.org\nSubject: lf\n\nbody\nend\n",
             "From: a@example.org\rSubject: cr\r\rbody\rend\r",
             "From: a@example.org\r\nSubject: crcrlf\r\n\r\nbody\r\r\nmid\rline\nend\r",
-            "From: a@example.org\r\nSubject: open\r\n\r\nno line ending at the end");
+            "From: a@example.org\r\nSubject: open\r\n\r\nno line ending at the end",
+            "From: a@example.org\r\nSubject: nul\r\n\r\na NUL\0 byte, \0\0 two more\n\0");
     assumeTrue(target.contentTypes().contains(ItemType.MESSAGE), "the target holds no messages");
     ProvisionedAccount account = provision("ivy");
     try (MailboxWriter writer = target.mailbox(account, context())) {
@@ -521,7 +523,10 @@ public abstract class MailTargetContract {
     }
   }
 
-  /** A message of some 20 MiB, its body's lines ending in LF, a few in CRLF and one in CR. */
+  /**
+   * A message of some 20 MiB, its body's lines ending in LF, a few in CRLF and one in CR, with a
+   * NUL byte.
+   */
   private static byte[] large(String messageId, char fill) {
     StringBuilder header = new StringBuilder("From: a@example.org\r\nSubject: large\r\n");
     if (messageId != null) {
@@ -537,6 +542,7 @@ public abstract class MailTargetContract {
       }
     }
     bytes[head.length + 40] = '\r';
+    bytes[head.length + 100 + fill] = 0; // a NUL, which IMAP does not carry
     return bytes;
   }
 
