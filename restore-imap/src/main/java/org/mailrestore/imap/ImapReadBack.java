@@ -1,7 +1,6 @@
 package org.mailrestore.imap;
 
 import java.io.ByteArrayInputStream;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
@@ -54,11 +53,13 @@ final class ImapReadBack implements RestoredStore {
   private final ImapServer server;
   private final ImapRecords records;
   private final ImapShares shares;
+  private final ContentFetchedAgain again;
 
   ImapReadBack(ImapServer server, ImapRecords records, ImapShares shares) {
     this.server = server;
     this.records = records;
     this.shares = shares;
+    this.again = new ContentFetchedAgain(server);
   }
 
   @Override
@@ -215,7 +216,7 @@ final class ImapReadBack implements RestoredStore {
         RestoredStore.Content content =
             bytes.length <= HELD_UP_TO
                 ? () -> new ByteArrayInputStream(bytes)
-                : () -> new ByteArrayInputStream(fetchAgain(accountId, folder, row));
+                : () -> new ByteArrayInputStream(again.whole(accountId, folder, row));
         found.put(
             row.id(),
             restored(row, folder, m, tagNames, bytes.length, BlobDigest.ofContent(bytes), content));
@@ -267,7 +268,7 @@ final class ImapReadBack implements RestoredStore {
             tagNames,
             size,
             BlobDigest.of(sha256.digest()),
-            () -> openLarge(accountId, folder, row)));
+            () -> again.sliced(accountId, folder, row)));
   }
 
   private static RestoredItem restored(
@@ -295,37 +296,6 @@ final class ImapReadBack implements RestoredStore {
     return new RestoredItem(new Item(row.id(), ItemType.MESSAGE, List.of(state)), content);
   }
 
-  /** A large message's bytes as they stream from the server, over a session of their own. */
-  private InputStream openLarge(String accountId, FolderRow folder, MessageRow row)
-      throws IOException {
-    UserSession s = server.session(accountId);
-    try {
-      Long uidValidity = new FolderAppender(s, folder.path(), Lease.HELD).examine();
-      if (uidValidity == null || uidValidity != row.uidValidity()) {
-        throw new IOException(
-            "message " + row.uid() + " of " + folder.path() + " is no longer on the server");
-      }
-      return new FilterInputStream(row.asInSource(new PartialBody(s, row.uid()))) {
-        private boolean closed;
-
-        @Override
-        public void close() {
-          if (!closed) {
-            closed = true;
-            if (s.isBroken()) {
-              s.close();
-            } else {
-              server.keep(s);
-            }
-          }
-        }
-      };
-    } catch (IOException | RuntimeException e) {
-      s.close();
-      throw e;
-    }
-  }
-
   /** The messages' sizes, as the server keeps them in its index (RFC822.SIZE). */
   private static Map<Long, Long> sizes(UserSession s, List<Long> uids) throws IOException {
     Map<Long, Long> sizes = new HashMap<>();
@@ -340,35 +310,6 @@ final class ImapReadBack implements RestoredStore {
       }
     }
     return sizes;
-  }
-
-  /** A large message's bytes, fetched again as its content opens. */
-  private byte[] fetchAgain(String accountId, FolderRow folder, MessageRow row) throws IOException {
-    byte[] bytes =
-        inSession(
-            accountId,
-            s -> {
-              Long uidValidity = new FolderAppender(s, folder.path(), Lease.HELD).examine();
-              if (uidValidity == null || uidValidity != row.uidValidity()) {
-                return null;
-              }
-              for (Response r :
-                  s.ok(Command.of("UID FETCH").text(" " + row.uid() + " (UID BODY.PEEK[])"))
-                      .untagged()) {
-                if (r.is("FETCH")) {
-                  ServerMessage m = ServerMessage.of(r);
-                  if (m.uid() == row.uid() && m.body() != null) {
-                    return row.asInSource(m.body());
-                  }
-                }
-              }
-              return null;
-            });
-    if (bytes == null) {
-      throw new IOException(
-          "message " + row.uid() + " of " + folder.path() + " is no longer on the server");
-    }
-    return bytes;
   }
 
   @Override

@@ -1,9 +1,6 @@
 package org.mailrestore.imap;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.SequenceInputStream;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,7 +20,6 @@ import org.mailrestore.destination.ItemBatch.ItemToWrite;
 import org.mailrestore.destination.ItemBatch.Staged;
 import org.mailrestore.destination.MailboxWriter;
 import org.mailrestore.destination.ProvisionedAccount;
-import org.mailrestore.destination.WholeContent;
 import org.mailrestore.destination.WriteContext;
 import org.mailrestore.imap.Appending.Placed;
 import org.mailrestore.imap.ImapRecords.MessageRow;
@@ -55,6 +51,7 @@ final class ImapWriter implements MailboxWriter {
   private final WriteContext context;
   private final FolderPaths folders;
   private final TagKeywords keywords;
+  private final MessageReader reader;
 
   /** Why an item of a cluster failed. */
   private record Failure(FailureReason reason, String detail) {}
@@ -84,6 +81,7 @@ final class ImapWriter implements MailboxWriter {
     this.context = context;
     this.folders = new FolderPaths(records, account.key());
     this.keywords = new TagKeywords(records, account.key());
+    this.reader = new MessageReader(context);
     this.sessions = new Semaphore(server.perAccount(), true);
   }
 
@@ -112,8 +110,7 @@ final class ImapWriter implements MailboxWriter {
   @Override
   public void close() {
     server.closeIdle(account.id());
-    stagedSpools.forEach(SpooledMessage::close);
-    stagedSpools.clear();
+    reader.close();
   }
 
   // ---- cluster 0: folders and tags -------------------------------------------------------------
@@ -162,30 +159,9 @@ final class ImapWriter implements MailboxWriter {
 
   // ---- content -------------------------------------------------------------------------------
 
-  /**
-   * Content staged as it passed and spooled (too large to hold), until its cluster is committed or
-   * the writer closes: a cluster written again reads it again.
-   */
-  private final Set<SpooledMessage> stagedSpools = ConcurrentHashMap.newKeySet();
-
   @Override
   public Staged stage(ItemType type, Passing content, BlobDigest declared) throws IOException {
-    if (type != ItemType.MESSAGE
-        || (content.size() >= 0 && content.size() <= SpooledMessage.FROM)) {
-      return WholeContent.stage(content, declared);
-    }
-    SpooledMessage spooled;
-    try (InputStream in = content.open()) {
-      spooled = SpooledMessage.of(in, content.size(), content.describe());
-    }
-    if (declared != null && !declared.equals(spooled.digest())) {
-      spooled.close();
-      throw new BlobException(
-          BlobException.Reason.DIGEST_MISMATCH,
-          content.describe() + " hashes to " + spooled.digest() + ", not " + declared);
-    }
-    stagedSpools.add(spooled);
-    return new Staged(spooled.digest(), spooled.sourceSize(), spooled);
+    return reader.stage(type, content, declared);
   }
 
   @Override
@@ -213,12 +189,7 @@ final class ImapWriter implements MailboxWriter {
                 new Failure(FailureReason.TARGET_REFUSED, "the server refused it: " + why)));
       }
       commit(sent, failed, journal);
-      for (ItemToWrite item : batch.items()) {
-        if (item.staged() != null && item.staged().handle() instanceof SpooledMessage m) {
-          stagedSpools.remove(m);
-          m.close();
-        }
-      }
+      reader.committed(batch);
     } finally {
       sent.forEach(m -> unclaim(m.appended().folderId(), m.placed()));
       spools.forEach(SpooledMessage::close);
@@ -270,78 +241,10 @@ final class ImapWriter implements MailboxWriter {
       flags.add(keywords.keywordFor(tag));
     }
     try {
-      Object content = content(item, spools);
-      if (content instanceof SpooledMessage spooled) {
-        ready.add(
-            new Appending(
-                item,
-                item.folder(),
-                folder,
-                spooled.size(),
-                null,
-                spooled,
-                spooled.kept().endings(),
-                spooled.kept().bareLines(),
-                spooled.nulBytes(),
-                flags,
-                item.state().date(),
-                spooled.messageId()));
-        return;
-      }
-      LineEndings.Converted converted = LineEndings.convert((byte[]) content);
-      NulBytes.Replaced sent = NulBytes.replace(converted.crlf());
-      ready.add(
-          new Appending(
-              item,
-              item.folder(),
-              folder,
-              sent.bytes().length,
-              sent.bytes(),
-              null,
-              converted.endings(),
-              converted.bareLines(),
-              sent.places(),
-              flags,
-              item.state().date(),
-              Appending.messageId(sent.bytes())));
+      ready.add(reader.read(item, folder, flags, spools));
     } catch (BlobException e) {
       failed.put(item, new Failure(FailureReason.of(e.reason()), e.getMessage()));
     }
-  }
-
-  /**
-   * The message's bytes, held, or a {@link SpooledMessage} when it is over {@link
-   * SpooledMessage#FROM} (declared so, or found so as it is read when no size is declared). Spooled
-   * here, it is added to {@code spools}.
-   */
-  private Object content(ItemToWrite item, List<SpooledMessage> spools) throws IOException {
-    if (item.staged() != null) {
-      return item.staged().handle();
-    }
-    long size = item.state().size();
-    if (size > 0 && size <= SpooledMessage.FROM) {
-      return WholeContent.of(item, context);
-    }
-    String what = "its content (" + item.state().digest() + ")";
-    Object content =
-        WholeContent.byDigest(
-            item,
-            context,
-            in -> {
-              if (size > 0) {
-                return SpooledMessage.of(in, size, what);
-              }
-              byte[] head = in.readNBytes((int) SpooledMessage.FROM + 1);
-              if (head.length <= SpooledMessage.FROM) {
-                return head;
-              }
-              return SpooledMessage.of(
-                  new SequenceInputStream(new ByteArrayInputStream(head), in), -1, what);
-            });
-    if (content instanceof SpooledMessage m) {
-      spools.add(m);
-    }
-    return content;
   }
 
   /**
