@@ -10,9 +10,11 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
@@ -38,6 +40,15 @@ final class ImapSession implements Closeable {
   private Set<String> capabilities = Set.of();
   private int nextTag = 1;
   private volatile boolean broken;
+
+  /**
+   * Answers read while a literal waited for its go-ahead: a command the server refused before its
+   * literal (a message over its size limit), or one sent before it in a pipeline.
+   */
+  private final Map<String, Result> answeredEarly = new HashMap<>();
+
+  /** Untagged data read while a literal waited for its go-ahead, for the next answer collected. */
+  private final List<Response> untaggedEarly = new ArrayList<>();
 
   private ImapSession(String server) {
     this.server = server;
@@ -280,9 +291,8 @@ final class ImapSession implements Closeable {
             ("{" + size + (nonSync ? "+" : "") + "}\r\n").getBytes(StandardCharsets.US_ASCII));
         if (!nonSync) {
           out.flush();
-          Response go = reader.read();
-          if (!go.isContinuation()) {
-            throw new ImapException(command.name(), go);
+          if (!goAhead(tag)) {
+            return tag; // refused before its literal: the command has ended
           }
         }
         if (part instanceof SpooledMessage m) {
@@ -304,6 +314,37 @@ final class ImapSession implements Closeable {
     out.write('\r');
     out.write('\n');
     return tag;
+  }
+
+  /**
+   * Waits for the server's go-ahead for a literal; false when the server answered the command
+   * instead (RFC 3501 §7.5: it may refuse the literal), which then has ended.
+   */
+  private boolean goAhead(String tag) throws IOException {
+    while (true) {
+      Response r = reader.read();
+      if (r.isContinuation()) {
+        return true;
+      }
+      if (r.isUntagged()) {
+        if ("BYE".equals(r.status())) {
+          broken = true;
+          throw new IOException(server + " closed the session: " + r.describe());
+        }
+        untaggedEarly.add(r);
+        continue;
+      }
+      answeredEarly.put(r.tag(), new Result(r, takeUntaggedEarly()));
+      if (tag.equals(r.tag())) {
+        return false;
+      }
+    }
+  }
+
+  private List<Response> takeUntaggedEarly() {
+    List<Response> taken = new ArrayList<>(untaggedEarly);
+    untaggedEarly.clear();
+    return taken;
   }
 
   /**
@@ -333,7 +374,11 @@ final class ImapSession implements Closeable {
   }
 
   private Result collect(String tag) throws IOException {
-    List<Response> untagged = new ArrayList<>();
+    Result early = answeredEarly.remove(tag);
+    if (early != null) {
+      return early;
+    }
+    List<Response> untagged = takeUntaggedEarly();
     while (true) {
       Response r = reader.read();
       if (r.isUntagged() && "BYE".equals(r.status())) {

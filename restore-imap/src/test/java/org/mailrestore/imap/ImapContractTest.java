@@ -28,6 +28,7 @@ import org.mailrestore.destination.RecordingJournal;
 import org.mailrestore.destination.RestoredStore.RestoredItem;
 import org.mailrestore.destination.TargetContext;
 import org.mailrestore.destination.TargetSpec;
+import org.mailrestore.kind.FailureReason;
 import org.mailrestore.mail.ItemType;
 import org.mailrestore.mail.Revision;
 import org.mailrestore.mail.SystemFolder;
@@ -70,6 +71,80 @@ class ImapContractTest {
                   ImapKind.PROVISION, "sql",
                   ImapKind.SQL_URL, dovecot.usersJdbcUrl()))
           .open(withAdmin(context, DovecotServer.MASTER, DovecotServer.MASTER_PASSWORD));
+    }
+  }
+
+  /**
+   * Dovecot as older or smaller servers are: no LITERAL+, so each literal waits for the server's
+   * go-ahead, and a size limit it checks before it gives one.
+   */
+  @Nested
+  class DovecotWithoutLiteralPlus extends OnAServerThatOutlivesTheTest {
+    @Override
+    protected MailTarget open(TargetContext context) throws Exception {
+      assumeTrue(DovecotServer.installed(), "Dovecot is not installed: .ci/run installs it");
+      DovecotServer dovecot = DovecotServer.withoutLiteralPlus();
+      for (String user : MailTargetContract.USERS) {
+        dovecot.addUser(user + "@" + domain());
+      }
+      return TargetSpec.of(
+              ImapKind.NAME,
+              dovecot.url(),
+              Map.of(ImapKind.STARTTLS, "never", ImapKind.LOGIN, "separator"))
+          .open(withAdmin(context, DovecotServer.MASTER, DovecotServer.MASTER_PASSWORD));
+    }
+
+    /**
+     * A server may refuse a literal when it is announced, as this one does a message over its size
+     * limit: that message fails alone with the server's words, and the rest is written. Before, the
+     * refusal was taken for a broken connection: the cluster was tried five times over 15 s, and
+     * the account failed.
+     */
+    @Test
+    void aMessageTheServerRefusesBeforeItsLiteralFailsAlone() throws Exception {
+      byte[] head = "From: a@example.org\nSubject: over\n\n".getBytes(StandardCharsets.UTF_8);
+      byte[] over = java.util.Arrays.copyOf(head, (int) DovecotServer.SIZE_LIMIT + (1 << 20));
+      java.util.Arrays.fill(over, head.length, over.length, (byte) 'o');
+      for (int i = head.length + 70; i < over.length; i += 71) {
+        over[i] = '\n';
+      }
+      List<byte[]> messages =
+          List.of(
+              "Subject: small\r\n\r\nfirst\r\n".getBytes(StandardCharsets.UTF_8),
+              ("Subject: 6 KB\r\n\r\n" + "x".repeat(6000) + "\r\n")
+                  .getBytes(StandardCharsets.UTF_8),
+              over,
+              "Subject: small\r\n\r\nlast\r\n".getBytes(StandardCharsets.UTF_8));
+      ProvisionedAccount account = provision("max");
+      try (MailboxWriter writer = target().mailbox(account, context())) {
+        List<ItemToWrite> items = new ArrayList<>();
+        for (byte[] bytes : messages) {
+          Revision state =
+              Revision.builder(1, 0)
+                  .folder(SystemFolder.INBOX.id())
+                  .date(1_700_000_000_000L)
+                  .blob(bytes.length, lend(bytes))
+                  .build();
+          items.add(
+              new ItemToWrite(
+                  7100 + items.size(),
+                  ItemType.MESSAGE,
+                  state,
+                  SystemFolder.INBOX.id(),
+                  "message " + items.size(),
+                  null));
+        }
+        RecordingJournal journal = journal("max", 1);
+        writer.writeItems(new ItemBatch(1, items, false), journal);
+        assertThat(journal.mappings()).containsOnlyKeys(7100, 7101, 7103);
+        assertThat(journal.failures())
+            .singleElement()
+            .satisfies(f -> {
+              assertThat(f.oldId()).isEqualTo(7102);
+              assertThat(f.reason()).isEqualTo(FailureReason.TARGET_REFUSED);
+              assertThat(f.detail()).contains("LIMIT");
+            });
+      }
     }
   }
 

@@ -44,10 +44,42 @@ public final class DovecotServer {
 
   public static synchronized DovecotServer get() throws IOException, SQLException {
     if (instance == null) {
-      instance = start();
+      instance = start("");
       Runtime.getRuntime().addShutdownHook(new Thread(instance::stop));
     }
     return instance;
+  }
+
+  /**
+   * Messages larger than this are refused by {@link #withoutLiteralPlus()}'s server, before their
+   * literal is sent.
+   */
+  public static final long SIZE_LIMIT = 32L << 20;
+
+  private static DovecotServer withoutLiteralPlus;
+
+  /**
+   * A second instance, as older or smaller servers are: no LITERAL+ (each literal waits for the
+   * server's go-ahead) and a size limit of {@link #SIZE_LIMIT} per message ({@code
+   * quota_max_mail_size}), which it checks before it asks for a literal.
+   */
+  public static synchronized DovecotServer withoutLiteralPlus() throws IOException, SQLException {
+    if (withoutLiteralPlus == null) {
+      withoutLiteralPlus =
+          start(
+              """
+              protocol imap {
+                imap_capability = IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE MULTIAPPEND \
+              UIDPLUS NAMESPACE CHILDREN UNSELECT LIST-EXTENDED SPECIAL-USE ACL
+              }
+              plugin {
+                quota_max_mail_size = %d
+              }
+              """
+                  .formatted(SIZE_LIMIT));
+      Runtime.getRuntime().addShutdownHook(new Thread(withoutLiteralPlus::stop));
+    }
+    return withoutLiteralPlus;
   }
 
   public int port() {
@@ -93,7 +125,7 @@ public final class DovecotServer {
     }
   }
 
-  private static DovecotServer start() throws IOException, SQLException {
+  private static DovecotServer start(String settings) throws IOException, SQLException {
     Path dir = ScratchSpace.directory("mailrestore-dovecot-");
     // Dovecot's own processes (auth as user dovecot) read the configuration and the passwd file.
     Files.setPosixFilePermissions(
@@ -150,7 +182,9 @@ public final class DovecotServer {
           args = %1$s/sql.conf
         }\
         """
-            .formatted(dir));
+                .formatted(dir)
+            + "\n"
+            + settings);
   }
 
   /**
