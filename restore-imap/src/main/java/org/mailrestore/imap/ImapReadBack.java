@@ -243,8 +243,11 @@ final class ImapReadBack implements RestoredStore {
     for (Response r :
         s.ok(Command.of("UID FETCH").text(" " + row.uid() + " (UID FLAGS INTERNALDATE)"))
             .untagged()) {
-      if (r.is("FETCH") && ServerMessage.of(r).uid() == row.uid()) {
-        m = ServerMessage.of(r);
+      if (r.is("FETCH")) {
+        ServerMessage fetched = ServerMessage.of(r);
+        if (fetched.uid() == row.uid()) {
+          m = fetched;
+        }
       }
     }
     if (m == null) {

@@ -84,14 +84,7 @@ class ImapContractTest {
     protected MailTarget open(TargetContext context) throws Exception {
       assumeTrue(DovecotServer.installed(), "Dovecot is not installed: .ci/run installs it");
       DovecotServer dovecot = DovecotServer.withoutLiteralPlus();
-      for (String user : MailTargetContract.USERS) {
-        dovecot.addUser(user + "@" + domain());
-      }
-      return TargetSpec.of(
-              ImapKind.NAME,
-              dovecot.url(),
-              Map.of(ImapKind.STARTTLS, "never", ImapKind.LOGIN, "separator"))
-          .open(withAdmin(context, DovecotServer.MASTER, DovecotServer.MASTER_PASSWORD));
+      return existingAccounts(dovecot, dovecot.url(), domain(), context);
     }
 
     /**
@@ -159,15 +152,8 @@ class ImapContractTest {
     @Override
     protected MailTarget open(TargetContext context) throws Exception {
       DovecotServer dovecot = dovecot();
-      for (String user : MailTargetContract.USERS) {
-        dovecot.addUser(user + "@" + domain());
-      }
       forwarder = TcpCutProxy.forward(InetAddress.getLoopbackAddress(), dovecot.port());
-      return TargetSpec.of(
-              ImapKind.NAME,
-              "imap://127.0.0.1:" + forwarder.port(),
-              Map.of(ImapKind.STARTTLS, "never", ImapKind.LOGIN, "separator"))
-          .open(withAdmin(context, DovecotServer.MASTER, DovecotServer.MASTER_PASSWORD));
+      return existingAccounts(dovecot, "imap://127.0.0.1:" + forwarder.port(), domain(), context);
     }
 
     @AfterEach
@@ -293,6 +279,20 @@ class ImapContractTest {
         }
       }
     }
+  }
+
+  /**
+   * The target at {@code url} (the Dovecot or a forwarder to it) with the contract's accounts made
+   * there first, the master user as {@code user*master}.
+   */
+  static MailTarget existingAccounts(
+      DovecotServer dovecot, String url, String domain, TargetContext context) throws Exception {
+    for (String user : MailTargetContract.USERS) {
+      dovecot.addUser(user + "@" + domain);
+    }
+    return TargetSpec.of(
+            ImapKind.NAME, url, Map.of(ImapKind.STARTTLS, "never", ImapKind.LOGIN, "separator"))
+        .open(withAdmin(context, DovecotServer.MASTER, DovecotServer.MASTER_PASSWORD));
   }
 
   static TargetContext withAdmin(TargetContext context, String user, String password) {
