@@ -51,6 +51,11 @@ final class LiveMailbox {
     SourceContent content =
         new SourceContent() {
           @Override
+          public int turns() {
+            return 1;
+          }
+
+          @Override
           public <T> T read(BlobDigest d, long size, Reading<T> reading)
               throws java.io.IOException {
             return reading.read(new ByteArrayInputStream(mail));

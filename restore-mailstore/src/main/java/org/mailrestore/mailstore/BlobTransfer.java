@@ -11,12 +11,15 @@ import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.blob.BlobVolume;
@@ -80,19 +83,19 @@ final class BlobTransfer {
     long dedupHits = 0;
     if (!byDigest.isEmpty()) {
       Map<BlobDigest, StoredBlob> present = volumes.present(volumeId, byDigest.keySet());
-      Map<BlobDigest, Future<Copied>> copies = new LinkedHashMap<>();
+      List<Map.Entry<BlobDigest, List<ItemToWrite>>> missing = new ArrayList<>();
       for (Map.Entry<BlobDigest, List<ItemToWrite>> e : byDigest.entrySet()) {
         if (!present.containsKey(e.getKey())) {
-          long size = e.getValue().get(0).state().size();
-          copies.put(e.getKey(), context.io().submit(() -> copy(e.getKey(), size)));
+          missing.add(e);
         }
       }
+      Map<BlobDigest, Copied> copies = copyAll(missing);
       for (Map.Entry<BlobDigest, List<ItemToWrite>> e : byDigest.entrySet()) {
         BlobDigest digest = e.getKey();
         List<ItemToWrite> users = e.getValue();
         StoredBlob blob = present.get(digest);
         if (blob == null) {
-          Copied copied = await(copies.get(digest));
+          Copied copied = copies.get(digest);
           if (copied.blob() == null) {
             users.forEach(u -> journal.failed(u, copied.reason(), copied.detail()));
             continue;
@@ -132,9 +135,44 @@ final class BlobTransfer {
     return result;
   }
 
-  private static Copied await(Future<Copied> future) throws SQLException {
+  /**
+   * Copies these blobs, each once, with no more copiers than the content has turns: a copier per
+   * blob would park a cluster's thousand virtual threads on the turns, their stacks on the heap for
+   * the collector to copy.
+   */
+  private Map<BlobDigest, Copied> copyAll(List<Map.Entry<BlobDigest, List<ItemToWrite>>> blobs)
+      throws SQLException {
+    Copied[] copied = new Copied[blobs.size()];
+    AtomicInteger next = new AtomicInteger();
+    Callable<Void> copier =
+        () -> {
+          for (int i = next.getAndIncrement(); i < copied.length; i = next.getAndIncrement()) {
+            Map.Entry<BlobDigest, List<ItemToWrite>> blob = blobs.get(i);
+            copied[i] = copy(blob.getKey(), blob.getValue().get(0).state().size());
+          }
+          return null;
+        };
+    List<Future<Void>> copiers = new ArrayList<>();
+    for (int c = Math.min(copied.length, context.content().turns()); c > 0; c--) {
+      copiers.add(context.io().submit(copier));
+    }
     try {
-      return future.get();
+      for (Future<Void> running : copiers) {
+        await(running);
+      }
+    } finally {
+      next.set(copied.length); // after a failure, the other copiers stop at their next blob
+    }
+    Map<BlobDigest, Copied> byDigest = new HashMap<>(blobs.size() * 2);
+    for (int i = 0; i < copied.length; i++) {
+      byDigest.put(blobs.get(i).getKey(), copied[i]);
+    }
+    return byDigest;
+  }
+
+  private static void await(Future<Void> future) throws SQLException {
+    try {
+      future.get();
     } catch (ExecutionException e) {
       // Unchecked causes pass as they are: an Error stays a crash, a fault fails its account.
       switch (e.getCause()) {

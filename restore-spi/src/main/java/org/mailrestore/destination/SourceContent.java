@@ -21,6 +21,12 @@ public interface SourceContent {
   }
 
   /**
+   * How many reads can have their turn at once: more readers than this only wait (a target copying
+   * many blobs needs no more copiers).
+   */
+  int turns();
+
+  /**
    * Opens the content, hands it to {@code reading}, and closes it.
    *
    * @param size the declared size, or -1 when none is declared

@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -61,7 +62,7 @@ public abstract class MailTargetContract {
    * server without provisioning) makes them first.
    */
   public static final List<String> USERS =
-      List.of("ann", "bea", "cid", "dan", "eve", "fay", "gus", "hal", "ivy", "max");
+      List.of("ann", "bea", "cid", "dan", "eve", "fay", "gus", "hal", "ivy", "max", "ned");
 
   /** Opens the target under test. */
   protected abstract MailTarget open(TargetContext context) throws Exception;
@@ -100,6 +101,12 @@ public abstract class MailTargetContract {
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final ExecutorService io = Executors.newVirtualThreadPerTaskExecutor();
   private final Map<BlobDigest, byte[]> contents = new ConcurrentHashMap<>();
+  private final AtomicInteger readsNow = new AtomicInteger();
+  private final AtomicInteger mostReadsAtOnce = new AtomicInteger();
+  private volatile long readMillis;
+
+  /** The content's turns: reads a target may have in flight at once. */
+  private static final int TURNS = 4;
 
   @BeforeEach
   void openTarget() throws Exception {
@@ -157,15 +164,25 @@ public abstract class MailTargetContract {
     SourceContent content =
         new SourceContent() {
           @Override
-          public <T> T read(BlobDigest digest, long size, Reading<T> reading) throws IOException {
+          public int turns() {
+            return TURNS;
+          }
+
+          @Override
+          public <T> T read(BlobDigest digest, long size, Reading<T> reading)
+              throws IOException, InterruptedException {
             byte[] b = contents.get(digest);
             if (b == null) {
               throw new BlobException(BlobException.Reason.MISSING, "no blob " + digest);
             }
+            mostReadsAtOnce.accumulateAndGet(readsNow.incrementAndGet(), Math::max);
             try (InputStream in =
                 new VerifyingInputStream(
                     new ByteArrayInputStream(b), digest, size, "contract blob " + digest)) {
+              Thread.sleep(readMillis); // a slow source, where a test asks for one
               return reading.read(in);
+            } finally {
+              readsNow.decrementAndGet();
             }
           }
         };
@@ -466,6 +483,24 @@ public abstract class MailTargetContract {
       writer.writeItems(batch.asInDoubt(), retry);
       assertThat(target.readBack().countItems(account)).isEqualTo(before + items.size());
       assertThat(retry.mappings()).hasSize(items.size());
+    }
+  }
+
+  @Test
+  void aClusterOfManyItemsReadsNoMoreContentAtOnceThanItHasTurns() throws Exception {
+    ProvisionedAccount account = provision("ned");
+    readMillis = 5; // reads overlap wherever a target runs them in parallel
+    try (MailboxWriter writer = target.mailbox(account, context())) {
+      Map<Integer, Integer> folders = writeFolders(writer, "ned");
+      long before = target.readBack().countItems(account);
+      List<ItemToWrite> items = new ArrayList<>();
+      for (int i = 0; i < 10 * TURNS; i++) {
+        items.add(item(3000 + i, folders.get(300), "turn " + i, "", List.of()));
+      }
+      writer.writeItems(new ItemBatch(1, items, false), journal("ned", 1));
+      assertThat(target.readBack().countItems(account)).isEqualTo(before + items.size());
+      // More readers than turns would only wait for one, each a parked thread.
+      assertThat(mostReadsAtOnce.get()).as("content reads at once").isLessThanOrEqualTo(TURNS);
     }
   }
 

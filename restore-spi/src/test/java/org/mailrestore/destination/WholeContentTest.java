@@ -93,6 +93,11 @@ class WholeContentTest {
     SourceContent content =
         new SourceContent() {
           @Override
+          public int turns() {
+            return 1;
+          }
+
+          @Override
           public <T> T read(BlobDigest d, long size, Reading<T> reading) throws IOException {
             opened.incrementAndGet();
             try (InputStream in = new ByteArrayInputStream(bytes)) {

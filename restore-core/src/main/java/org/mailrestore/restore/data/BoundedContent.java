@@ -20,13 +20,20 @@ final class BoundedContent implements SourceContent {
   private final BlobSource blobs;
   private final Semaphore transfers;
   private final Semaphore largeTransfers;
+  private final int turns;
   private final RestoreMetrics metrics;
 
   BoundedContent(BlobSource blobs, Workers workers, RestoreMetrics metrics) {
     this.blobs = blobs;
+    this.turns = workers.concurrency().blobTransfers();
     this.transfers = workers.transfers();
     this.largeTransfers = workers.largeTransfers();
     this.metrics = metrics;
+  }
+
+  @Override
+  public int turns() {
+    return turns;
   }
 
   @Override
