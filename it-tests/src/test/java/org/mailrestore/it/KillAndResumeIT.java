@@ -67,7 +67,7 @@ class KillAndResumeIT {
 
     Cli.Result resumed = interrupted.runInProcess("--operation", operation);
     assertThat(resumed.exitCode()).as(resumed.out()).isZero();
-    assertThat(resumed.out()).contains("COMPLETED").contains("0 skipped");
+    assertThat(resumed.out()).contains("resuming: ").contains("COMPLETED").contains("0 skipped");
 
     Cli.Result verified = interrupted.verify();
     assertThat(verified.exitCode()).as(verified.out()).isZero();

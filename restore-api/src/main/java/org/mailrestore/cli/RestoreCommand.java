@@ -187,6 +187,14 @@ final class RestoreCommand {
                 ? restores.join(operation).id()
                 : restores.submit(restore.request(source.source()), null, restore.pace()).id();
         output.people().println("operation " + id);
+        if (operation != null) {
+          // Otherwise a resume after a kill looks stalled while it waits.
+          output
+              .people()
+              .println(
+                  "resuming: what a process that was killed still holds is taken over when its"
+                      + " lease ends, up to --lease-seconds (60 s by default) after it stopped");
+        }
         try (GracefulShutdown shutdown = GracefulShutdown.install(restores, SHUTDOWN_GRACE)) {
           OperationView ended;
           try (LocalProgress shown =

@@ -16,13 +16,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Renews this instance's leases (operations it coordinates, accounts it restores) a few times per
- * lease, on a connection of its own ({@link LeaseRenewer}), and hears cancel requests made on other
- * instances. Started by the first operation run here; a failure is logged and the next beat tries
- * again.
+ * lease, on a connection of its own ({@link LeaseRenewer}), hears cancel requests made on other
+ * instances, and records the time of the phases this instance coordinates ({@link PhaseClocks}).
+ * Started by the first operation run here; a failure is logged and the next beat tries again.
  */
 final class Heartbeat {
 
   private static final Logger LOG = LoggerFactory.getLogger(Heartbeat.class);
+
+  /** How often the phases' time is recorded, at most. */
+  private static final long PHASE_SECONDS = 5;
 
   private final OperationStore operations;
   private final LeaseRenewer renewer;
@@ -30,6 +33,7 @@ final class Heartbeat {
   private final int leaseSeconds;
   private final Map<String, CancelSignal> running;
   private final HeldLeases leases;
+  private final PhaseClocks phases;
   private @Nullable ScheduledExecutorService scheduler;
   private boolean stopped;
 
@@ -39,8 +43,10 @@ final class Heartbeat {
       String instanceId,
       int leaseSeconds,
       Map<String, CancelSignal> running,
-      HeldLeases leases) {
+      HeldLeases leases,
+      PhaseClocks phases) {
     this.leases = leases;
+    this.phases = phases;
     this.operations = operations;
     this.renewer = leaseStore.renewer();
     this.instanceId = instanceId;
@@ -61,6 +67,10 @@ final class Heartbeat {
     // beat() catches its own failures, so the schedule never dies and its future has nothing to
     // say.
     var unused = scheduler.scheduleWithFixedDelay(this::beat, period, period, TimeUnit.SECONDS);
+    // Phase times more often than leases: a process killed in a phase loses at most this much.
+    long phasePeriod = Math.min(period, PHASE_SECONDS);
+    unused =
+        scheduler.scheduleWithFixedDelay(phases::beat, phasePeriod, phasePeriod, TimeUnit.SECONDS);
   }
 
   synchronized void stop() {

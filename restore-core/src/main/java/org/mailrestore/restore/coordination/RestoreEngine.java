@@ -75,6 +75,7 @@ public final class RestoreEngine implements AutoCloseable {
   private final DatabaseRetry db;
   private final Records records;
   private final Heartbeat heartbeat;
+  private final PhaseClocks phaseClocks;
   private final Submissions submissions;
   private final OperationNotices notices;
   private final AccountClaims claims;
@@ -99,9 +100,16 @@ public final class RestoreEngine implements AutoCloseable {
     this.db = new DatabaseRetry(DATABASE_PATIENCE, metrics::databaseRetry);
     HeldLeases leases = new HeldLeases(leaseSeconds);
     this.records = new Records(books, db, metrics, instanceId, leaseSeconds, leases);
+    this.phaseClocks = new PhaseClocks(operations);
     this.heartbeat =
         new Heartbeat(
-            operations, books.leases(), instanceId, leaseSeconds, running.signals(), leases);
+            operations,
+            books.leases(),
+            instanceId,
+            leaseSeconds,
+            running.signals(),
+            leases,
+            phaseClocks);
     this.submissions = new Submissions(operations, sources);
     this.notices = new OperationNotices(books);
     this.claims = new AccountClaims(books.claims(), operations, db, notices);
@@ -183,6 +191,7 @@ public final class RestoreEngine implements AutoCloseable {
     }
     startHeartbeat();
     try (var logContext = MDC.putCloseable(LOG_OPERATION, operationId)) {
+      long helpedNanos = 0; // phase 2 done here while another instance held the operation
       for (boolean firstLook = resumeEnded; ; firstLook = false) {
         if (books.leases().claimCoordination(operationId, instanceId, leaseSeconds)) {
           try {
@@ -190,7 +199,8 @@ public final class RestoreEngine implements AutoCloseable {
             // Only what the caller asked to run is resumed; once helping, an operation another
             // instance ended (cancelled included) stays as it ended.
             if (firstLook || !operation.state().isFinished()) {
-              endings.guard(operation, () -> coordinate(operation, cancel));
+              long helped = helpedNanos / 1_000_000;
+              endings.guard(operation, () -> coordinate(operation, cancel, helped));
             }
           } finally {
             books.leases().releaseCoordination(operationId, instanceId);
@@ -204,7 +214,10 @@ public final class RestoreEngine implements AutoCloseable {
         if (endedElsewhere || cancel.raised()) {
           return operation;
         }
-        if (!assist(operation, cancel)) {
+        long helping = System.nanoTime();
+        if (assist(operation, cancel)) {
+          helpedNanos += System.nanoTime() - helping;
+        } else {
           DatabaseRetry.sleep(LEASE_POLL_MILLIS, "accounts held elsewhere");
         }
       }
@@ -238,7 +251,14 @@ public final class RestoreEngine implements AutoCloseable {
         .orElseThrow(() -> new NoSuchElementException("no operation " + operationId));
   }
 
-  private void coordinate(OperationSummary operation, CancelSignal cancel) throws SQLException {
+  /**
+   * Runs an operation's phases as its coordinator.
+   *
+   * @param helpedMillis phase 2 done here before, while a coordinator (dead, it turned out) held
+   *     the operation: part of phase 2's time
+   */
+  private void coordinate(OperationSummary operation, CancelSignal cancel, long helpedMillis)
+      throws SQLException {
     String operationId = operation.id();
     try (OperationRun run = runs.open(operation, cancel)) {
       if (operation.state().isFinished()) {
@@ -253,14 +273,15 @@ public final class RestoreEngine implements AutoCloseable {
       runPhase(
           run,
           Phase.PROVISIONING,
+          0,
           () -> new Provisioner(run, records, workers(run.request())).run());
       if (!cancel.raised()) {
         notices.provisioned(operationId);
       }
       if (!run.request().selection().provisioningOnly()) {
-        runPhase(run, Phase.DATA, () -> restoreAccounts(run));
+        runPhase(run, Phase.DATA, helpedMillis, () -> restoreAccounts(run));
         if (!cancel.raised()) {
-          runPhase(run, Phase.SHARES, () -> new SharesRestorer(run, records).run());
+          runPhase(run, Phase.SHARES, 0, () -> new SharesRestorer(run, records).run());
         }
       }
       if (cancel.raised()) {
@@ -310,14 +331,13 @@ public final class RestoreEngine implements AutoCloseable {
     void run() throws SQLException, IOException;
   }
 
-  private void runPhase(OperationRun run, Phase phase, PhaseWork work)
+  private void runPhase(OperationRun run, Phase phase, long carriedMillis, PhaseWork work)
       throws SQLException, IOException {
-    long started = System.nanoTime();
     operations.enterPhase(run.id(), phase);
-    work.run();
-    long millis = (System.nanoTime() - started) / 1_000_000;
-    operations.addPhaseTime(run.id(), phase, millis);
-    metrics.phase(phase, millis);
+    try (PhaseClocks.Clock clock = phaseClocks.start(run.id(), phase, carriedMillis)) {
+      work.run();
+      metrics.phase(phase, clock.elapsedMillis());
+    }
   }
 
   /** Phase 2 of an operation: its accounts, by the workers of this instance. */

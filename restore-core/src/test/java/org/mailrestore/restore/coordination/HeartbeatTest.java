@@ -33,7 +33,8 @@ class HeartbeatTest {
             "test-instance",
             3,
             Map.of(),
-            new HeldLeases(3));
+            new HeldLeases(3),
+            new PhaseClocks(new OperationStore(null)));
     heartbeat.start();
     assertThat(heartbeat.isBeating()).isTrue();
     heartbeat.stop();
@@ -63,7 +64,14 @@ class HeartbeatTest {
       assertThat(books.accounts().claimNext(operationId, claim, 3)).isPresent();
       HeldLeases.Held held = leases.claimed(operationId, "src-alice", claimedAt, claim);
       Heartbeat heartbeat =
-          new Heartbeat(books.operations(), books.leases(), "here", 3, Map.of(), leases);
+          new Heartbeat(
+              books.operations(),
+              books.leases(),
+              "here",
+              3,
+              Map.of(),
+              leases,
+              new PhaseClocks(books.operations()));
       heartbeat.start();
       try {
         Thread.sleep(1_500); // the first beat, a second after the start, took its connection
