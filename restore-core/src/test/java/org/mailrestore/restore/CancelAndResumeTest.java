@@ -47,14 +47,7 @@ class CancelAndResumeTest {
           f.engine.submit(RestoreRequest.local(backup.toString()).withClusterSize(40), null);
       // Slow enough that the cancel finds it running, whatever the target's speed.
       f.engine.bookkeeping().throttles().set(id, Pace.of(1000.0, null));
-      CompletableFuture<OperationSummary> run =
-          CompletableFuture.supplyAsync(() -> {
-            try {
-              return f.engine.run(id);
-            } catch (Exception e) {
-              throw new IllegalStateException(e);
-            }
-          });
+      CompletableFuture<OperationSummary> run = f.runInBackground(id);
       awaitClusters(f, 10);
       f.engine.cancel(id);
       OperationSummary cancelled = run.get(60, TimeUnit.SECONDS);
@@ -79,14 +72,7 @@ class CancelAndResumeTest {
           f.engine.submit(RestoreRequest.local(backup.toString()).withClusterSize(40), null);
       // Slow enough that the cancel finds it running, whatever the target's speed.
       f.engine.bookkeeping().throttles().set(id, Pace.of(1000.0, null));
-      CompletableFuture<OperationSummary> run =
-          CompletableFuture.supplyAsync(() -> {
-            try {
-              return f.engine.run(id);
-            } catch (Exception e) {
-              throw new IllegalStateException(e);
-            }
-          });
+      CompletableFuture<OperationSummary> run = f.runInBackground(id);
       awaitClusters(f, 5);
       other.cancel(id);
       assertThat(run.get(60, TimeUnit.SECONDS).state()).isEqualTo(OperationState.CANCELLED);

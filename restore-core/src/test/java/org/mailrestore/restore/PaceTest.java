@@ -51,14 +51,7 @@ class PaceTest {
     try (RestoreFixture f = new RestoreFixture()) {
       String id = f.engine.submit(RestoreRequest.local(backup.toString()), null);
       f.engine.bookkeeping().throttles().set(id, Pace.of(100.0, null));
-      CompletableFuture<OperationSummary> run =
-          CompletableFuture.supplyAsync(() -> {
-            try {
-              return f.engine.run(id);
-            } catch (Exception e) {
-              throw new IllegalStateException(e);
-            }
-          });
+      CompletableFuture<OperationSummary> run = f.runInBackground(id);
       Thread.sleep(6_000);
       long early = StoreContents.messages(f);
       assertThat(early).as("held to 100/s for 6 s").isLessThan(900);

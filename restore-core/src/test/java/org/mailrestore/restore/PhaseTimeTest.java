@@ -29,14 +29,7 @@ class PhaseTimeTest {
       String id = f.engine.submit(RestoreRequest.local(backup.toString()), null);
       f.engine.bookkeeping().throttles().set(id, Pace.of(150.0, null));
       long started = System.nanoTime();
-      CompletableFuture<OperationSummary> run =
-          CompletableFuture.supplyAsync(() -> {
-            try {
-              return f.engine.run(id);
-            } catch (Exception e) {
-              throw new IllegalStateException(e);
-            }
-          });
+      CompletableFuture<OperationSummary> run = f.runInBackground(id);
       OperationSummary during = f.engine.operations().find(id).orElseThrow();
       while (during.phase() != Phase.DATA
           || during.dataMillis() == null

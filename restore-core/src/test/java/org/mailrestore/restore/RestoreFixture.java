@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import javax.sql.DataSource;
 import org.mailrestore.backup.BackupSourceKind;
 import org.mailrestore.blob.PathFence;
@@ -188,6 +189,17 @@ public final class RestoreFixture implements AutoCloseable {
 
   public OperationSummary restore(RestoreRequest request) throws SQLException {
     return engine.run(engine.submit(request, null));
+  }
+
+  /** Runs an operation on a thread of its own, for a test that watches or interrupts it. */
+  public CompletableFuture<OperationSummary> runInBackground(String id) {
+    return CompletableFuture.supplyAsync(() -> {
+      try {
+        return engine.run(id);
+      } catch (SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    });
   }
 
   public VerifyReport verify(Path backup, Verifier.Options options)

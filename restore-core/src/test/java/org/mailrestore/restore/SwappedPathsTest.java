@@ -99,14 +99,7 @@ class SwappedPathsTest {
         default -> {
           String id = f.engine.submit(request, null);
           f.engine.bookkeeping().throttles().set(id, Pace.of(300.0, null));
-          CompletableFuture<OperationSummary> running =
-              CompletableFuture.supplyAsync(() -> {
-                try {
-                  return f.engine.run(id);
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
-              });
+          CompletableFuture<OperationSummary> running = f.runInBackground(id);
           awaitSomeRestored(f, id);
           scenario.swap().run();
           ended = running.get(3, TimeUnit.MINUTES);

@@ -90,14 +90,7 @@ class VanishingSourceTest {
       // Small clusters: progress shows (and the change lands) while accounts are being read.
       String id = f.engine.submit(RestoreRequest.of(laid.spec()).withClusterSize(50), null);
       f.engine.bookkeeping().throttles().set(id, Pace.of(400.0, null));
-      CompletableFuture<OperationSummary> running =
-          CompletableFuture.supplyAsync(() -> {
-            try {
-              return f.engine.run(id);
-            } catch (Exception e) {
-              throw new IllegalStateException(e);
-            }
-          });
+      CompletableFuture<OperationSummary> running = f.runInBackground(id);
       long total = expected.values().stream().mapToLong(Integer::longValue).sum();
       awaitRestored(f, id, total / 4);
       switch (change) {

@@ -109,14 +109,7 @@ class ComposedTargetsTest {
       String id =
           f.engine.submit(RestoreRequest.local(backup.toString()).withClusterSize(30), null);
       f.engine.bookkeeping().throttles().set(id, Pace.of(400.0, null));
-      CompletableFuture<OperationSummary> run =
-          CompletableFuture.supplyAsync(() -> {
-            try {
-              return f.engine.run(id);
-            } catch (Exception e) {
-              throw new IllegalStateException(e);
-            }
-          });
+      CompletableFuture<OperationSummary> run = f.runInBackground(id);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (f.count("SELECT COUNT(*) FROM restore_cluster") < 6) {
         assertThat(System.nanoTime()).as("the restore progresses").isLessThan(deadline);
