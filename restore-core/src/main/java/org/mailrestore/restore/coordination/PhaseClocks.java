@@ -1,36 +1,56 @@
 package org.mailrestore.restore.coordination;
 
+import java.io.IOException;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.mailrestore.restore.Phase;
+import org.mailrestore.restore.RestoreMetrics;
 import org.mailrestore.restore.bookkeeping.OperationStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The phases this instance coordinates, timed into their operation's row as they pass (at each
- * heartbeat) and at their end: a process killed in a phase loses at most a beat of its time, and
- * the run that resumes it adds its own part.
+ * Runs the phases this instance coordinates and times them into their operation's row as they pass
+ * (every few seconds, on the heartbeat's scheduler) and at their end: a process killed in a phase
+ * loses at most that much of its time, and the run that resumes it adds its own part.
  */
 final class PhaseClocks {
 
   private static final Logger LOG = LoggerFactory.getLogger(PhaseClocks.class);
 
   private final OperationStore operations;
+  private final RestoreMetrics metrics;
   private final Map<Clock, Boolean> open = new ConcurrentHashMap<>();
 
-  PhaseClocks(OperationStore operations) {
+  PhaseClocks(OperationStore operations, RestoreMetrics metrics) {
     this.operations = operations;
+    this.metrics = metrics;
+  }
+
+  /** A phase's work. */
+  @FunctionalInterface
+  interface PhaseWork {
+    void run() throws SQLException, IOException;
   }
 
   /**
-   * Starts timing a phase of an operation.
+   * Makes {@code phase} the operation's phase, runs its work and times it.
    *
-   * @param carriedMillis time spent on the phase before this clock started (helping with phase 2
-   *     while a coordinator that turned out dead held the operation), added with the first beat
+   * @param carriedMillis time spent on the phase before (helping with phase 2 while a coordinator
+   *     that turned out dead held the operation), part of the phase's time
    */
-  Clock start(String operationId, Phase phase, long carriedMillis) {
+  void run(String operationId, Phase phase, long carriedMillis, PhaseWork work)
+      throws SQLException, IOException {
+    operations.enterPhase(operationId, phase);
+    try (Clock clock = start(operationId, phase, carriedMillis)) {
+      work.run();
+      metrics.phase(phase, clock.elapsedMillis());
+    }
+  }
+
+  /** Starts timing a phase of an operation; the carried time is added with the first record. */
+  private Clock start(String operationId, Phase phase, long carriedMillis) {
     Clock clock = new Clock(operationId, phase, carriedMillis);
     open.put(clock, Boolean.TRUE);
     return clock;

@@ -63,7 +63,6 @@ public final class RestoreEngine implements AutoCloseable {
   private final Bookkeeping books;
   private final OperationStore operations;
   private final OperationRuns runs;
-  private final RestoreMetrics metrics;
   private final String instanceId;
   private final int leaseSeconds;
   private final Concurrency concurrency;
@@ -75,7 +74,7 @@ public final class RestoreEngine implements AutoCloseable {
   private final DatabaseRetry db;
   private final Records records;
   private final Heartbeat heartbeat;
-  private final PhaseClocks phaseClocks;
+  private final PhaseClocks phases;
   private final Submissions submissions;
   private final OperationNotices notices;
   private final AccountClaims claims;
@@ -92,7 +91,6 @@ public final class RestoreEngine implements AutoCloseable {
     this.books = books;
     this.operations = books.operations();
     this.runs = new OperationRuns(sources, targets, books);
-    this.metrics = metrics;
     this.instanceId = instanceId;
     this.leaseSeconds = leaseSeconds;
     this.concurrency = concurrency;
@@ -100,7 +98,7 @@ public final class RestoreEngine implements AutoCloseable {
     this.db = new DatabaseRetry(DATABASE_PATIENCE, metrics::databaseRetry);
     HeldLeases leases = new HeldLeases(leaseSeconds);
     this.records = new Records(books, db, metrics, instanceId, leaseSeconds, leases);
-    this.phaseClocks = new PhaseClocks(operations);
+    this.phases = new PhaseClocks(operations, metrics);
     this.heartbeat =
         new Heartbeat(
             operations,
@@ -109,7 +107,7 @@ public final class RestoreEngine implements AutoCloseable {
             leaseSeconds,
             running.signals(),
             leases,
-            phaseClocks);
+            phases);
     this.submissions = new Submissions(operations, sources);
     this.notices = new OperationNotices(books);
     this.claims = new AccountClaims(books.claims(), operations, db, notices);
@@ -270,8 +268,8 @@ public final class RestoreEngine implements AutoCloseable {
       }
       operations.markRunning(operationId);
       LOG.info("operation {}: restoring from {}", operationId, operation.source());
-      runPhase(
-          run,
+      phases.run(
+          run.id(),
           Phase.PROVISIONING,
           0,
           () -> new Provisioner(run, records, workers(run.request())).run());
@@ -279,9 +277,9 @@ public final class RestoreEngine implements AutoCloseable {
         notices.provisioned(operationId);
       }
       if (!run.request().selection().provisioningOnly()) {
-        runPhase(run, Phase.DATA, helpedMillis, () -> restoreAccounts(run));
+        phases.run(run.id(), Phase.DATA, helpedMillis, () -> restoreAccounts(run));
         if (!cancel.raised()) {
-          runPhase(run, Phase.SHARES, 0, () -> new SharesRestorer(run, records).run());
+          phases.run(run.id(), Phase.SHARES, 0, () -> new SharesRestorer(run, records).run());
         }
       }
       if (cancel.raised()) {
@@ -324,20 +322,6 @@ public final class RestoreEngine implements AutoCloseable {
         blobPermits,
         largePermits,
         io);
-  }
-
-  @FunctionalInterface
-  private interface PhaseWork {
-    void run() throws SQLException, IOException;
-  }
-
-  private void runPhase(OperationRun run, Phase phase, long carriedMillis, PhaseWork work)
-      throws SQLException, IOException {
-    operations.enterPhase(run.id(), phase);
-    try (PhaseClocks.Clock clock = phaseClocks.start(run.id(), phase, carriedMillis)) {
-      work.run();
-      metrics.phase(phase, clock.elapsedMillis());
-    }
   }
 
   /** Phase 2 of an operation: its accounts, by the workers of this instance. */

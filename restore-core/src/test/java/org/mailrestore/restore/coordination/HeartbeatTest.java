@@ -2,6 +2,7 @@ package org.mailrestore.restore.coordination;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.mailrestore.restore.RestoreMetrics;
 import org.mailrestore.restore.bookkeeping.Bookkeeping;
 import org.mailrestore.restore.bookkeeping.Claim;
 import org.mailrestore.restore.bookkeeping.LeaseStore;
@@ -34,7 +36,8 @@ class HeartbeatTest {
             3,
             Map.of(),
             new HeldLeases(3),
-            new PhaseClocks(new OperationStore(null)));
+            new PhaseClocks(
+                new OperationStore(null), new RestoreMetrics(new SimpleMeterRegistry())));
     heartbeat.start();
     assertThat(heartbeat.isBeating()).isTrue();
     heartbeat.stop();
@@ -71,7 +74,7 @@ class HeartbeatTest {
               3,
               Map.of(),
               leases,
-              new PhaseClocks(books.operations()));
+              new PhaseClocks(books.operations(), new RestoreMetrics(new SimpleMeterRegistry())));
       heartbeat.start();
       try {
         Thread.sleep(1_500); // the first beat, a second after the start, took its connection
