@@ -2,7 +2,7 @@ package org.mailrestore.restore.coordination;
 
 import java.io.IOException;
 import java.sql.SQLException;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.mailrestore.restore.Phase;
 import org.mailrestore.restore.RestoreMetrics;
@@ -21,7 +21,7 @@ final class PhaseClocks {
 
   private final OperationStore operations;
   private final RestoreMetrics metrics;
-  private final Map<Clock, Boolean> open = new ConcurrentHashMap<>();
+  private final Set<Clock> open = ConcurrentHashMap.newKeySet();
 
   PhaseClocks(OperationStore operations, RestoreMetrics metrics) {
     this.operations = operations;
@@ -52,13 +52,13 @@ final class PhaseClocks {
   /** Starts timing a phase of an operation; the carried time is added with the first record. */
   private Clock start(String operationId, Phase phase, long carriedMillis) {
     Clock clock = new Clock(operationId, phase, carriedMillis);
-    open.put(clock, Boolean.TRUE);
+    open.add(clock);
     return clock;
   }
 
   /** Adds the time of every open phase since the last beat (the heartbeat's call). */
   void beat() {
-    for (Clock clock : open.keySet()) {
+    for (Clock clock : open) {
       try {
         clock.record();
       } catch (SQLException | RuntimeException e) {
