@@ -21,6 +21,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -175,6 +177,27 @@ class CliRestoreIT {
         .contains("item " + itemName.replace(".json", ""))
         .contains("BLOB_MISSING")
         .contains(digest);
+
+    List<String> store = new ArrayList<>(Cli.store(own.database(), dir.resolve("volume-damaged")));
+    store.addAll(List.of("--volume-name", "damaged"));
+    Cli.Result plain = Cli.run(Cli.args(List.of("verify", "--backup", backup.toString()), store));
+    assertThat(plain.exitCode()).as("the backup holds what was not restored").isEqualTo(1);
+    Matcher id = Pattern.compile("operation ([0-9a-f-]{36})").matcher(restored.out());
+    assertThat(id.find()).as(restored.out()).isTrue();
+    Cli.Result asRestored = Cli.run(Cli.args(List.of("verify", "--operation", id.group(1)), store));
+    assertThat(asRestored.exitCode()).as(asRestored.out() + asRestored.err()).isZero();
+    assertThat(asRestored.out())
+        .contains("no differences")
+        .as(
+            "the message whose blob was missing is excused; the unreadable item file is unreadable to verify too")
+        .contains("1 items missing as reported in the failure list");
+    Cli.Result both =
+        Cli.run(
+            Cli.args(
+                List.of("verify", "--operation", id.group(1), "--backup", backup.toString()),
+                store));
+    assertThat(both.exitCode()).isEqualTo(2);
+    assertThat(both.err()).contains("the operation's own source");
   }
 
   @Test

@@ -1,6 +1,9 @@
 package org.mailrestore.cli;
 
 import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.mailrestore.mail.PointInTime;
 import org.mailrestore.restore.ReadCounter;
@@ -17,10 +20,25 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description =
         "Compare a mailstore with the backup it was restored from: accounts, folders, items,"
-            + " flags, tags, grants, mountpoints and every blob's bytes. Prints what differs.")
+            + " flags, tags, grants, mountpoints and every blob's bytes. Prints what differs."
+            + " With --operation: what that operation restored, as it restored it.")
 final class VerifyCommand implements Callable<Integer> {
 
   @Mixin SourceOptions source;
+
+  @Option(
+      names = "--operation",
+      description =
+          "Compare what this operation restored with its own source, as it restored it: its point"
+              + " in time, its accounts under the names it gave them (--into, --policy"
+              + " new-account), its targets; the items its report lists are excused. No source"
+              + " flag then")
+  String operation;
+
+  @Option(
+      names = "--account",
+      description = "Compare only this account (address or backup id); repeatable")
+  List<String> accounts = List.of();
 
   @Option(names = "--as-of", description = "Compare with the state at this instant (as restored)")
   Instant asOf;
@@ -44,6 +62,9 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (operation != null) {
+      return verifyOperation();
+    }
     try (Restores restores = store.open()) {
       Verifier.Options defaults =
           Verifier.Options.defaults()
@@ -57,17 +78,42 @@ final class VerifyCommand implements Callable<Integer> {
               defaults.checkAliases(),
               defaults.knownFailures(),
               defaults.maxListed());
+      if (!accounts.isEmpty()) {
+        options = options.withAccounts(Set.copyOf(accounts));
+      }
       ReadCounter counter = new ReadCounter();
       VerifyReport report;
       try (var shown = progress.start("verify", counter, output.people())) {
         report = restores.verify(source.source(), null, options, counter);
       }
-      if (output.json) {
-        output.print(Report.verifyJson(report));
-      } else {
-        Report.verify(System.out, report);
-      }
-      return report.identical() ? ExitCodes.OK : ExitCodes.PARTIAL;
+      return print(report);
     }
+  }
+
+  /** The operation's own source, point in time, names and targets: none may be given here. */
+  private Integer verifyOperation() throws Exception {
+    if (source.given() || asOf != null || undeleteFrom != null || undeleteTo != null) {
+      throw new IllegalArgumentException(
+          "verify --operation compares with the operation's own source and point in time:"
+              + " leave out the source flags, --as-of and --undelete-*");
+    }
+    try (Restores restores = store.open()) {
+      ReadCounter counter = new ReadCounter();
+      VerifyReport report;
+      try (var shown = progress.start("verify", counter, output.people())) {
+        report =
+            restores.verifyOperation(operation, new LinkedHashSet<>(accounts), !skipBlobs, counter);
+      }
+      return print(report);
+    }
+  }
+
+  private Integer print(VerifyReport report) {
+    if (output.json) {
+      output.print(Report.verifyJson(report));
+    } else {
+      Report.verify(System.out, report);
+    }
+    return report.identical() ? ExitCodes.OK : ExitCodes.PARTIAL;
   }
 }

@@ -275,6 +275,13 @@ public final class Restores implements AutoCloseable {
   public VerifyReport verifyOperation(
       String id, java.util.Set<String> accounts, ReadCounter progress)
       throws SQLException, IOException {
+    return verifyOperation(id, accounts, true, progress);
+  }
+
+  /** As {@link #verifyOperation(String, java.util.Set, ReadCounter)}, blobs read back or not. */
+  public VerifyReport verifyOperation(
+      String id, java.util.Set<String> accounts, boolean checkBlobs, ReadCounter progress)
+      throws SQLException, IOException {
     RestoreRequest request = require(id).request();
     if (request == null) {
       throw new IllegalStateException("operation " + id + " has no request to verify by");
@@ -293,6 +300,7 @@ public final class Restores implements AutoCloseable {
             .withPointInTime(request.pointInTime())
             .withTargetName(request::targetName)
             .withKnownFailures(known)
+            .withCheckBlobs(checkBlobs)
             // A copy beside the account (new-account, into) takes no alias; neither does a
             // restore that skipped them.
             .withCheckAliases(

@@ -103,22 +103,30 @@ final class VerifyRun {
 
   VerifyReport run() throws SQLException, IOException {
     List<Account> accounts = new ArrayList<>();
+    Set<String> unmatched = new TreeSet<>(options.accounts());
     for (String id : source.accountIds()) {
-      if (source.account(id) instanceof Parsed.Ok<Account>(Account a, String location)
-          && (options.accounts().isEmpty()
-              || options.accounts().contains(a.name().toLowerCase(Locale.ROOT))
-              || options.accounts().contains(a.id().toLowerCase(Locale.ROOT)))) {
+      if (!(source.account(id) instanceof Parsed.Ok<Account>(Account a, String location))) {
+        continue;
+      }
+      if (options.accounts().isEmpty()
+          || options.accounts().contains(a.name().toLowerCase(Locale.ROOT))
+          || options.accounts().contains(a.id().toLowerCase(Locale.ROOT))) {
+        unmatched.remove(a.name().toLowerCase(Locale.ROOT));
+        unmatched.remove(a.id().toLowerCase(Locale.ROOT));
         accounts.add(a);
-        Optional<RestoredAccount> target = store.account(options.targetName().apply(a.name()));
-        Optional<Integer> ref = idMap.findSourceRef(source.accountRef(a.id()));
-        if (target.isPresent()) {
-          targets.put(a.id(), target.get());
-          if (ref.isPresent() && target.get().ref().key() != 0) {
-            spaces.put(a.id(), new IdSpace(target.get().ref().key(), ref.get()));
-          }
+      }
+      // Every account's, checked or not: a checked account's mountpoint may point into any.
+      Optional<RestoredAccount> target = store.account(options.targetName().apply(a.name()));
+      Optional<Integer> ref = idMap.findSourceRef(source.accountRef(a.id()));
+      if (target.isPresent()) {
+        targets.put(a.id(), target.get());
+        if (ref.isPresent() && target.get().ref().key() != 0) {
+          spaces.put(a.id(), new IdSpace(target.get().ref().key(), ref.get()));
         }
       }
     }
+    // A name that matches nothing is a typo or the wrong source, never a silent pass.
+    unmatched.forEach(n -> differ("account " + n + " is not in the source (no readable account)"));
     if (accountsAtOnce <= 1 || accounts.size() <= 1) {
       for (Account account : accounts) {
         add(checkAccount(account));

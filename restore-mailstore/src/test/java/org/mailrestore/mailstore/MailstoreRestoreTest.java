@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
@@ -24,6 +25,7 @@ import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.coordination.RestoreEngine;
 import org.mailrestore.runtime.RestoreRuntime;
 import org.mailrestore.verify.Verifier;
+import org.mailrestore.verify.VerifyReport;
 
 /**
  * The engine into the mailstore, where its rows and the engine's journal commit in one transaction:
@@ -122,6 +124,33 @@ class MailstoreRestoreTest {
             .isEqualTo(expected);
         assertThat(f.verify(backup, Verifier.Options.defaults()).differences()).isEmpty();
       }
+    }
+  }
+
+  @Test
+  void aVerifyOfAnAccountTheSourceLacksIsADifferenceNotASilentPass(@TempDir Path dir)
+      throws Exception {
+    Path backup = dir.resolve("backup");
+    BackupGenerator.generate(
+        GeneratorSpec.defaults().withAccounts(2).withItemsPerAccount(20), backup);
+    try (RestoreFixture f = fixture(dir.resolve("volume"))) {
+      f.restore(RestoreRequest.local(backup.toString()));
+      VerifyReport one =
+          f.verify(
+              backup, Verifier.Options.defaults().withAccounts(Set.of("Alice.0000@acme.example")));
+      assertThat(one.differences()).isEmpty();
+      assertThat(one.accounts()).isEqualTo(1);
+
+      VerifyReport typo =
+          f.verify(
+              backup,
+              Verifier.Options.defaults()
+                  .withAccounts(Set.of("alice.0000@acme.example", "alice.000@acme.example")));
+      assertThat(typo.accounts()).isEqualTo(1);
+      assertThat(typo.identical()).isFalse();
+      assertThat(typo.differences())
+          .containsExactly(
+              "account alice.000@acme.example is not in the source (no readable account)");
     }
   }
 
