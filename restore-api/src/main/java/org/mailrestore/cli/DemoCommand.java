@@ -84,7 +84,7 @@ final class DemoCommand implements Callable<Integer> {
       OperationView ended = restores.await(id, Duration.ofHours(1));
 
       out.println("4/4 verifying the mailstore against the backup");
-      VerifyReport report = restores.verifyOperation(id, Set.of(), new ReadCounter());
+      VerifyReport report = restores.verifyOperation(id, Set.of(), true, new ReadCounter());
 
       out.println();
       out.println("Summary");

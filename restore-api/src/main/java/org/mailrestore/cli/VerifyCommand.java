@@ -1,7 +1,6 @@
 package org.mailrestore.cli;
 
 import java.time.Instant;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -66,18 +65,10 @@ final class VerifyCommand implements Callable<Integer> {
       return verifyOperation();
     }
     try (Restores restores = store.open()) {
-      Verifier.Options defaults =
-          Verifier.Options.defaults()
-              .withPointInTime(new PointInTime(asOf, undeleteFrom, undeleteTo));
       Verifier.Options options =
-          new Verifier.Options(
-              defaults.pointInTime(),
-              defaults.targetName(),
-              defaults.accounts(),
-              !skipBlobs,
-              defaults.checkAliases(),
-              defaults.knownFailures(),
-              defaults.maxListed());
+          Verifier.Options.defaults()
+              .withPointInTime(new PointInTime(asOf, undeleteFrom, undeleteTo))
+              .withCheckBlobs(!skipBlobs);
       if (!accounts.isEmpty()) {
         options = options.withAccounts(Set.copyOf(accounts));
       }
@@ -101,8 +92,7 @@ final class VerifyCommand implements Callable<Integer> {
       ReadCounter counter = new ReadCounter();
       VerifyReport report;
       try (var shown = progress.start("verify", counter, output.people())) {
-        report =
-            restores.verifyOperation(operation, new LinkedHashSet<>(accounts), !skipBlobs, counter);
+        report = restores.verifyOperation(operation, Set.copyOf(accounts), !skipBlobs, counter);
       }
       return print(report);
     }

@@ -270,15 +270,9 @@ public final class Restores implements AutoCloseable {
    * recorded as not restored excused (they are in its report).
    *
    * @param accounts the accounts to compare, by address; empty for those the operation selected
+   * @param checkBlobs whether each blob is read back and compared byte for byte
    * @throws IllegalStateException when the operation's request is not known
    */
-  public VerifyReport verifyOperation(
-      String id, java.util.Set<String> accounts, ReadCounter progress)
-      throws SQLException, IOException {
-    return verifyOperation(id, accounts, true, progress);
-  }
-
-  /** As {@link #verifyOperation(String, java.util.Set, ReadCounter)}, blobs read back or not. */
   public VerifyReport verifyOperation(
       String id, java.util.Set<String> accounts, boolean checkBlobs, ReadCounter progress)
       throws SQLException, IOException {

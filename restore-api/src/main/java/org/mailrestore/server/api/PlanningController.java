@@ -99,7 +99,7 @@ public class PlanningController {
       throws SQLException, IOException {
     Set<String> accounts =
         body == null || body.accounts() == null ? Set.of() : new TreeSet<>(body.accounts());
-    return unreadable(() -> restores.verifyOperation(id, accounts, new ReadCounter()));
+    return unreadable(() -> restores.verifyOperation(id, accounts, true, new ReadCounter()));
   }
 
   @GetMapping(path = "/restores/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
