@@ -6,10 +6,13 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.mailrestore.testkit.DovecotServer;
 import org.mailrestore.testkit.TcpCutProxy;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The IMAP scenarios against Dovecot, and what only Dovecot is set up for: cut connections, quotas.
@@ -41,6 +44,52 @@ class DovecotRestoreIT extends ImapRestoreScenarios {
         messages(direct.readBack(dir, logins(tree, domain))),
         expected(tree, domain),
         "after cut connections");
+  }
+
+  /**
+   * A service whose target is the server ({@code mailrestore.targets}): a restore posted over REST
+   * writes into Dovecot as the command line does, a real client reads every message back once, and
+   * the same restore posted again adds nothing.
+   */
+  @Test
+  void aServiceWhoseTargetIsTheServerRestoresIntoItOverRest() throws Exception {
+    ImapServers.Server server = ImapServers.DOVECOT.start();
+    Path tree = usersOfEnron("allen-p", "badeer-r");
+    String domain = "s" + Long.toHexString(System.nanoTime()) + ".example";
+    String target = "--mailrestore.targets[0].";
+    try (ServiceProcess service =
+        ServiceProcess.start(
+            own.database(),
+            dir,
+            dir,
+            List.of(
+                target + "kind=imap",
+                target + "location=" + server.url(),
+                target + "options.starttls=never",
+                target + "options.provision=sql",
+                target + "options.sql-url=" + DovecotServer.get().usersJdbcUrl()),
+            server.environment())) {
+      assertThat(service.get("/actuator/health/readiness")).contains("UP");
+      List<String> restore =
+          List.of("restore", "start", "--maildir", tree.toString(), "--maildir-domain", domain);
+      List<String> watched = new ArrayList<>(restore);
+      watched.add("--watch");
+      Cli.Result first = service.cli(watched.toArray(String[]::new));
+      assertThat(first.exitCode()).as(first.out() + first.err() + service.output()).isZero();
+      assertThat(first.out()).contains("COMPLETED");
+      assertSame(
+          messages(server.readBack(dir, logins(tree, domain))),
+          expected(tree, domain),
+          "restored through the service");
+
+      Cli.Result again = service.cli(restore.toArray(String[]::new));
+      assertThat(again.exitCode()).as(again.err()).isZero();
+      Cli.Result ended = service.cli("restore", "watch", again.operation());
+      assertThat(ended.exitCode()).as(ended.out()).isZero();
+      JsonNode counts = service.status(again.operation()).path("counts");
+      assertThat(counts.path("itemsRestored").asLong()).as("a re-run adds nothing").isZero();
+      assertThat(counts.path("itemsSkipped").asLong()).isPositive();
+    }
   }
 
   /**

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.mail.Json;
@@ -47,6 +48,17 @@ final class ServiceProcess implements AutoCloseable {
   /** With more settings, e.g. {@code --mailrestore.volume.kind=s3}. */
   static ServiceProcess start(
       TestDatabase database, Path dir, Path allowedRoot, List<String> settings) throws IOException {
+    return start(database, dir, allowedRoot, settings, Map.of());
+  }
+
+  /** With more settings and environment variables (a target's admin, say). */
+  static ServiceProcess start(
+      TestDatabase database,
+      Path dir,
+      Path allowedRoot,
+      List<String> settings,
+      Map<String, String> environment)
+      throws IOException {
     int port;
     try (ServerSocket socket = new ServerSocket(0)) {
       port = socket.getLocalPort();
@@ -76,7 +88,7 @@ final class ServiceProcess implements AutoCloseable {
             "http://localhost:" + port,
             tokenFile,
             data.resolve("volume"),
-            CliProcess.start(database.server().password(), args));
+            CliProcess.start(database.server().password(), null, environment, args));
     service.awaitReady();
     return service;
   }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.mailrestore.server.MailrestoreServer;
+import org.springframework.context.ConfigurableApplicationContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Unmatched;
@@ -33,7 +34,12 @@ final class ServeCommand implements Callable<Integer> {
     if (port != null) {
       args.add("--server.port=" + port);
     }
-    var context = MailrestoreServer.start(args.toArray(String[]::new));
+    ConfigurableApplicationContext context;
+    try {
+      context = MailrestoreServer.start(args.toArray(String[]::new));
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("the service did not start: " + ownReason(e), e);
+    }
     String served = context.getEnvironment().getProperty("local.server.port", String.valueOf(port));
     System.out.println(
         "mailrestore: the console is at http://localhost:"
@@ -43,5 +49,18 @@ final class ServeCommand implements Callable<Integer> {
             + " see docs/console.md");
     // The service runs on its own (non-daemon) threads until it is stopped.
     return MailrestoreCli.RUNS_ON;
+  }
+
+  /**
+   * The reason a start failed as our code gave it (a setting named, say), not the framework's
+   * wrapping of it in the beans it was creating.
+   */
+  static String ownReason(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (!t.getClass().getName().startsWith("org.springframework.") && t.getMessage() != null) {
+        return t.getMessage();
+      }
+    }
+    return String.valueOf(failure.getMessage());
   }
 }

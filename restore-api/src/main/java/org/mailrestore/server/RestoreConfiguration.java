@@ -8,7 +8,9 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
@@ -17,6 +19,7 @@ import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.blob.PathFence;
 import org.mailrestore.blob.s3.S3Profiles;
 import org.mailrestore.blob.s3.S3Settings;
+import org.mailrestore.destination.TargetSpec;
 import org.mailrestore.mailstore.MailstoreKind;
 import org.mailrestore.mailstore.VolumeSpec;
 import org.mailrestore.restore.Concurrency;
@@ -132,6 +135,27 @@ class RestoreConfiguration {
   }
 
   /**
+   * Where restores write: the targets listed, each checked here so that a wrong one stops the start
+   * naming its setting; else the mailstore on the volume.
+   */
+  static List<TargetSpec> targets(ServerSettings settings) {
+    if (settings.targets().isEmpty()) {
+      return List.of(MailstoreKind.of(volumeSpec(settings)));
+    }
+    List<TargetSpec> specs = new ArrayList<>();
+    for (int i = 0; i < settings.targets().size(); i++) {
+      ServerSettings.TargetSettings t = settings.targets().get(i);
+      try {
+        specs.add(TargetSpec.of(t.kind(), t.location(), t.options()).normalize());
+      } catch (RuntimeException e) {
+        throw new IllegalStateException(
+            "mailrestore.targets[" + i + "] (" + t.kind() + "): " + e.getMessage(), e);
+      }
+    }
+    return specs;
+  }
+
+  /**
    * The engine the service restores with, behind its facade, over Boot's pool: the engine's tables
    * are migrated, and the default target is opened (its tables migrated too), so the service starts
    * only with a usable target.
@@ -155,7 +179,7 @@ class RestoreConfiguration {
         .leaseSeconds(settings.leaseSeconds())
         .fence(PathFence.around(settings.sources().allowedRoots()))
         .limits(settings.limits().storage())
-        .defaultTarget(MailstoreKind.of(volumeSpec(settings)))
+        .defaultTargets(targets(settings))
         .listener(
             settings.notifications() == null
                 ? OperationListener.NONE

@@ -25,6 +25,10 @@ import org.springframework.validation.annotation.Validated;
  * @param leaseSeconds how long an instance's claims outlive its last heartbeat
  * @param shutdownGrace how long a shutdown waits for clusters in flight
  * @param assistInterval how often the instance looks for operations to resume or help with
+ * @param volume the mailstore's volume, where restores write when no target is listed
+ * @param targets where restores write instead of the mailstore: the targets the CLI names with
+ *     {@code --target} and {@code --provision} (an IMAP server, a DAV server, a directory),
+ *     composed when several; their secrets from the environment, as for the CLI
  * @param api limits of the REST API
  * @param limits what a restore reads at most
  */
@@ -38,6 +42,7 @@ public record ServerSettings(
     @NotNull Duration assistInterval,
     @Valid @NotNull ConcurrencySettings concurrency,
     @Valid @NotNull VolumeSettings volume,
+    List<@Valid TargetSettings> targets,
     Map<String, @Valid S3ProfileSettings> s3Profiles,
     @Valid @NotNull SourceSettings sources,
     @Valid @NotNull SecuritySettings security,
@@ -47,6 +52,7 @@ public record ServerSettings(
 
   public ServerSettings {
     s3Profiles = s3Profiles == null ? Map.of() : Map.copyOf(s3Profiles);
+    targets = targets == null ? List.of() : List.copyOf(targets);
     api = api == null ? new ApiSettings(null) : api;
     limits = limits == null ? new LimitsSettings(null) : limits;
   }
@@ -117,6 +123,18 @@ public record ServerSettings(
       @Min(0) long compressionThreshold,
       @Min(0) int packThreshold,
       String s3Profile) {}
+
+  /**
+   * A target restores write to, as the CLI's flags name it: {@code kind: imap}, {@code location:
+   * imap://mail.example.org:143}, {@code options: {starttls: required}} is {@code --target
+   * imap://mail.example.org:143 --imap-starttls required}.
+   */
+  public record TargetSettings(
+      @NotBlank String kind, String location, Map<String, String> options) {
+    public TargetSettings {
+      options = options == null ? Map.of() : Map.copyOf(options);
+    }
+  }
 
   /** An S3 endpoint and its credentials (from configuration or the environment only). */
   public record S3ProfileSettings(
