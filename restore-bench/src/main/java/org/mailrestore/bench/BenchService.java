@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.mailrestore.blob.BlobDigest;
@@ -39,6 +40,18 @@ final class BenchService implements AutoCloseable {
   BenchService(
       Path dir, BenchDatabase db, ServerOptions mariadb, Path allowedRoot, List<String> settings)
       throws Exception {
+    this(dir, db, mariadb, allowedRoot, settings, Map.of());
+  }
+
+  /** As above, with more environment variables (a target's admin login, say). */
+  BenchService(
+      Path dir,
+      BenchDatabase db,
+      ServerOptions mariadb,
+      Path allowedRoot,
+      List<String> settings,
+      Map<String, String> environment)
+      throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
@@ -66,8 +79,10 @@ final class BenchService implements AutoCloseable {
                     + BlobDigest.ofContent(token.getBytes(StandardCharsets.UTF_8)).hex()));
     command.addAll(settings);
     Path log = Files.createDirectories(dir).resolve("service.log");
-    process =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().putAll(environment);
+    process = builder.start();
     try {
       awaitReady(log);
     } catch (Exception e) {

@@ -20,9 +20,9 @@ import picocli.CommandLine.Option;
 /**
  * The Enron subset into a live Dovecot (mdbox, default fsync) three ways, in one run: {@code
  * doveadm import} (no protocol: the local limit), mbsync (pipelined IMAP, the best open-source
- * pusher) and a cold {@code mailrestore restore run --target imap://} process, as a user runs it.
- * Then one folder of {@code --large} messages and one of 500 through mailrestore in the same small
- * heap, for memory.
+ * pusher), a cold {@code mailrestore restore run --target imap://} process, as a user runs it, and
+ * a restore posted to a running service whose target is the server. Then one folder of {@code
+ * --large} messages and one of 500 through mailrestore in the same small heap, for memory.
  */
 @Command(
     name = "imap",
@@ -110,6 +110,29 @@ final class ImapCommand implements Callable<Integer> {
             RawImapPush.push(
                 server, tree, users, "raw.example", Concurrency.forMachine().accounts());
         check(server, users, "raw.example", messages);
+        // The service path: a service whose target is this server (mailrestore.targets), warmed
+        // by one restore of the tree into another domain, restores it from the POST to the
+        // operation's end, as REST-triggered restores run.
+        String target = "--mailrestore.targets[0].";
+        double serviceServerCpu = server.cpuSeconds();
+        ServicePath.Timed service =
+            ServicePath.measure(
+                mariadb,
+                work,
+                "imapsvc",
+                tree,
+                "svc.example",
+                tree,
+                List.of(
+                    target + "kind=imap",
+                    target + "location=imap://127.0.0.1:" + server.port,
+                    target + "options.starttls=never",
+                    target + "options.login=separator"),
+                Map.of(
+                    "MAILRESTORE_IMAP_USER", BenchDovecot.MASTER,
+                    "MAILRESTORE_IMAP_PASSWORD", server.masterPassword));
+        serviceServerCpu = server.cpuSeconds() - serviceServerCpu;
+        check(server, users, "svc.example", messages);
 
         Report.Row importRow =
             report.add(
@@ -123,6 +146,13 @@ final class ImapCommand implements Callable<Integer> {
             messages,
             0,
             ours.seconds,
+            importRow);
+        report.add(
+            "Enron subset",
+            "mailrestore service, POST to end (vs doveadm)",
+            messages,
+            0,
+            service.seconds(),
             importRow);
         report.add(
             "Enron subset",
@@ -150,6 +180,14 @@ final class ImapCommand implements Callable<Integer> {
             "  mailrestore: %.2fx mbsync's messages/s, %.2fx doveadm import's%n",
             (messages / ours.seconds) / (mbsyncHeld / pushed.seconds),
             importSeconds / ours.seconds);
+        System.out.printf(
+            Locale.ROOT,
+            "  mailrestore service (its target this server, warmed by one restore of the tree),"
+                + " POST to end: %.2fx doveadm import's; its JVM %.2f CPU-s per 10k messages"
+                + " (Dovecot over both restores: %.2f)%n",
+            importSeconds / service.seconds(),
+            service.serviceCpuSeconds() * 10_000 / messages,
+            serviceServerCpu * 10_000 / (2 * messages));
         System.out.printf(
             Locale.ROOT,
             "  raw IMAP push (in this JVM, the protocol alone): %.2fx doveadm import's, mailrestore"

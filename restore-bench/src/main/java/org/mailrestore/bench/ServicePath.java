@@ -27,19 +27,39 @@ final class ServicePath {
   static Timed measure(
       ServerOptions mariadb, Path work, String name, Path tree, String domain, Path warmUp)
       throws Exception {
+    return measure(
+        mariadb,
+        work,
+        name,
+        tree,
+        domain,
+        warmUp,
+        List.of(
+            "--mailrestore.volume.kind=packed-local",
+            "--mailrestore.volume.location=" + work.resolve(name + "-volume")),
+        Map.of());
+  }
+
+  /**
+   * As above, the service started with these settings (its targets, say) and environment (their
+   * secrets); the warm-up goes to {@code warm-<domain>}.
+   */
+  static Timed measure(
+      ServerOptions mariadb,
+      Path work,
+      String name,
+      Path tree,
+      String domain,
+      Path warmUp,
+      List<String> settings,
+      Map<String, String> environment)
+      throws Exception {
     try (BenchDatabase db =
             new BenchDatabase(mariadb.url, mariadb.user, mariadb.password(), name, 1);
         BenchService service =
-            new BenchService(
-                work.resolve(name),
-                db,
-                mariadb,
-                work,
-                List.of(
-                    "--mailrestore.volume.kind=packed-local",
-                    "--mailrestore.volume.location=" + work.resolve(name + "-volume")))) {
+            new BenchService(work.resolve(name), db, mariadb, work, settings, environment)) {
       if (warmUp != null) {
-        restore(service, maildir(warmUp, "warm.example"));
+        restore(service, maildir(warmUp, "warm-" + domain));
       }
       long cpuBefore = Processes.cpuTicks(service.pid(), false);
       long start = System.nanoTime();
