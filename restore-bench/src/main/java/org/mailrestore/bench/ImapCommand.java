@@ -149,6 +149,13 @@ final class ImapCommand implements Callable<Integer> {
             importRow);
         report.add(
             "Enron subset",
+            "mailrestore service, POST to end (vs mbsync)",
+            messages,
+            0,
+            service.seconds(),
+            mbsyncRow);
+        report.add(
+            "Enron subset",
             "mailrestore service, POST to end (vs doveadm)",
             messages,
             0,
