@@ -55,7 +55,7 @@ final class ServeCommand implements Callable<Integer> {
    * The reason a start failed as our code gave it (a setting named, say), not the framework's
    * wrapping of it in the beans it was creating.
    */
-  static String ownReason(Throwable failure) {
+  private static String ownReason(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (!t.getClass().getName().startsWith("org.springframework.") && t.getMessage() != null) {
         return t.getMessage();
