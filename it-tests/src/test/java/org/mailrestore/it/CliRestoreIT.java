@@ -184,7 +184,10 @@ class CliRestoreIT {
     assertThat(plain.exitCode()).as("the backup holds what was not restored").isEqualTo(1);
     Matcher id = Pattern.compile("operation ([0-9a-f-]{36})").matcher(restored.out());
     assertThat(id.find()).as(restored.out()).isTrue();
-    Cli.Result asRestored = Cli.run(Cli.args(List.of("verify", "--operation", id.group(1)), store));
+    // No target flag: the operation recorded its volume (its absolute path and its name).
+    Cli.Result asRestored =
+        Cli.run(
+            Cli.args(List.of("verify", "--operation", id.group(1)), Cli.database(own.database())));
     assertThat(asRestored.exitCode()).as(asRestored.out() + asRestored.err()).isZero();
     assertThat(asRestored.out())
         .contains("no differences")

@@ -1,5 +1,6 @@
 package org.mailrestore.cli;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -111,7 +112,13 @@ final class TargetOptions implements KindFlags.Installable {
             values.put(name, own.get(0));
           }
         });
-    return new TargetSpec(kind.name(), location, new TreeMap<>(values)).normalize();
+    // A local path is recorded with the operation: absolute, so that a resume from another
+    // directory writes to the same place.
+    String where =
+        location == null || location.contains("://")
+            ? location
+            : Path.of(location).toAbsolutePath().normalize().toString();
+    return new TargetSpec(kind.name(), where, new TreeMap<>(values)).normalize();
   }
 
   /**

@@ -30,8 +30,8 @@ final class VerifyCommand implements Callable<Integer> {
       description =
           "Compare what this operation restored with its own source, as it restored it: its point"
               + " in time, its accounts under the names it gave them (--into, --policy"
-              + " new-account); the items its report lists are excused. No source flag then; name"
-              + " the target (--volume, --target) as the restore did")
+              + " new-account), into the targets it recorded; the items its report lists are excused. No"
+              + " source flag then")
   String operation;
 
   @Option(

@@ -32,7 +32,8 @@ final class Targets implements TargetOpener, AutoCloseable {
     this.context = context;
   }
 
-  List<TargetSpec> defaults() {
+  @Override
+  public List<TargetSpec> defaults() {
     return defaults;
   }
 

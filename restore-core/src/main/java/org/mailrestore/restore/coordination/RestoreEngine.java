@@ -63,6 +63,7 @@ public final class RestoreEngine implements AutoCloseable {
   private final Bookkeeping books;
   private final OperationStore operations;
   private final OperationRuns runs;
+  private final TargetOpener targets;
   private final String instanceId;
   private final int leaseSeconds;
   private final Concurrency concurrency;
@@ -91,6 +92,7 @@ public final class RestoreEngine implements AutoCloseable {
     this.books = books;
     this.operations = books.operations();
     this.runs = new OperationRuns(sources, targets, books);
+    this.targets = targets;
     this.instanceId = instanceId;
     this.leaseSeconds = leaseSeconds;
     this.concurrency = concurrency;
@@ -144,7 +146,11 @@ public final class RestoreEngine implements AutoCloseable {
 
   /** {@link #submit}, telling a new operation from a replay of an idempotency key. */
   public Submission submission(RestoreRequest request, String idempotencyKey) throws SQLException {
-    return submissions.submit(request, idempotencyKey);
+    // Recorded with the operation: whoever resumes it or helps with it, another process or a
+    // service sharing the database, writes where it started, never into targets of its own.
+    RestoreRequest recorded =
+        request.targets().isEmpty() ? request.withTargets(targets.defaults()) : request;
+    return submissions.submit(recorded, idempotencyKey);
   }
 
   /**

@@ -19,4 +19,7 @@ public interface TargetOpener {
    * @throws IOException when one cannot be reached (saying why)
    */
   MailTarget open(List<TargetSpec> specs) throws SQLException, IOException;
+
+  /** The default targets' specs (checked and completed): empty when none is configured. */
+  List<TargetSpec> defaults();
 }
