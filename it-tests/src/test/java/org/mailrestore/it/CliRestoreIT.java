@@ -80,6 +80,28 @@ class CliRestoreIT {
     Cli.Result again = Cli.run(store("restore", "run", "--backup", backup.toString()));
     assertThat(again.exitCode()).as(again.out()).isZero();
     assertThat(again.out()).containsPattern("items +0 restored, [1-9][0-9,]* skipped, 0 failed");
+
+    // The operation recorded its volume: a resume names no target, and one naming another is
+    // refused rather than splitting the restore between two places (decision 0077).
+    Matcher id = Pattern.compile("operation ([0-9a-f-]{36})").matcher(restored.out());
+    assertThat(id.find()).as(restored.out()).isTrue();
+    Cli.Result resumed =
+        Cli.run(
+            Cli.args(
+                List.of("restore", "run", "--operation", id.group(1)),
+                Cli.database(own.database())));
+    assertThat(resumed.exitCode()).as(resumed.out() + resumed.err()).isZero();
+    assertThat(resumed.out()).contains("COMPLETED");
+    Cli.Result elsewhere =
+        Cli.run(
+            Cli.args(
+                List.of("restore", "run", "--operation", id.group(1)),
+                Cli.store(own.database(), dir.resolve("another-volume"))));
+    assertThat(elsewhere.exitCode()).as(elsewhere.out()).isEqualTo(2);
+    assertThat(elsewhere.err())
+        .contains("writes to")
+        .contains(dir.resolve("volume").toAbsolutePath().toString())
+        .contains("leave out the target flags, or name the same");
   }
 
   @Test

@@ -8,13 +8,16 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
+import org.mailrestore.destination.TargetSpec;
 import org.mailrestore.mail.Json;
 import org.mailrestore.restore.Concurrency;
 import org.mailrestore.restore.OperationReport;
 import org.mailrestore.restore.OperationState;
 import org.mailrestore.restore.OperationView;
 import org.mailrestore.restore.RestorePlan;
+import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.Restores;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -150,13 +153,20 @@ final class RestoreCommand {
     }
 
     private Restores open(Concurrency concurrency, MeterRegistry registry) throws Exception {
-      return store
-          .forRestore()
+      return (operation != null ? store.forResume() : store.forRestore())
           .concurrency(concurrency)
           .registry(registry)
           .leaseSeconds(leaseSeconds)
           .listener(notify.listener())
           .build();
+    }
+
+    /** The targets the operation recorded, read before any target named here is opened. */
+    private List<TargetSpec> recordedTargets() throws Exception {
+      try (Restores books = store.withoutTargets().build()) {
+        RestoreRequest request = books.get(operation).request();
+        return request == null ? List.of() : request.targets();
+      }
     }
 
     private int dryRun(Concurrency concurrency, MeterRegistry registry) throws Exception {
@@ -177,6 +187,9 @@ final class RestoreCommand {
     private int run(Concurrency concurrency, MeterRegistry registry) throws Exception {
       if (dryRun) {
         return dryRun(concurrency, registry);
+      }
+      if (operation != null) {
+        store.checkResumeTargets(operation, recordedTargets());
       }
       try (Restores restores = open(concurrency, registry)) {
         if (operation != null && restore.pace().isLimited()) {

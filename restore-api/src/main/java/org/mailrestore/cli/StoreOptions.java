@@ -3,6 +3,7 @@ package org.mailrestore.cli;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Set;
 import org.mailrestore.blob.StorageLimits;
 import org.mailrestore.destination.TargetSpec;
 import org.mailrestore.restore.Restores;
@@ -52,6 +53,41 @@ final class StoreOptions {
   /** The engine to restore with: a target must be named; the caller adds its settings. */
   Restores.Builder forRestore() throws IOException {
     return builder(target.writableTargets());
+  }
+
+  /** The engine over the bookkeeping alone, no target opened: to read what operations recorded. */
+  Restores.Builder withoutTargets() throws IOException {
+    return builder(List.of());
+  }
+
+  /**
+   * The engine to resume an operation with: the operation's recorded targets decide where it writes
+   * (decision 0077), so none need be named; the caller adds its settings.
+   */
+  Restores.Builder forResume() throws IOException {
+    return builder(target.namedTargets());
+  }
+
+  /**
+   * Checks the targets named here against those the operation recorded: none named, or the same. An
+   * operation from before targets were recorded needs them named.
+   *
+   * @throws IllegalArgumentException saying what to name, or what the operation writes to
+   */
+  void checkResumeTargets(String operation, List<TargetSpec> recorded) {
+    List<TargetSpec> named = target.namedTargets();
+    if (recorded.isEmpty()) {
+      target.writableTargets(); // says what to name when nothing is
+      return;
+    }
+    if (!named.isEmpty() && !Set.copyOf(named).equals(Set.copyOf(recorded))) {
+      throw new IllegalArgumentException(
+          "operation "
+              + operation
+              + " writes to "
+              + recorded.stream().map(t -> t.kind() + " " + t.location()).toList()
+              + ", where it started: leave out the target flags, or name the same");
+    }
   }
 
   private Restores.Builder builder(List<TargetSpec> specs) throws IOException {

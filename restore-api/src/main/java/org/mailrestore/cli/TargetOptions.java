@@ -136,6 +136,12 @@ final class TargetOptions implements KindFlags.Installable {
     return false;
   }
 
+  /** The targets the flags name: empty when none is named. */
+  List<TargetSpec> namedTargets() {
+    List<TargetSpec> specs = targets();
+    return specs.size() == 1 && specs.get(0).location() == null ? List.of() : specs;
+  }
+
   /** The targets to write to: one at least must be named. */
   List<TargetSpec> writableTargets() {
     List<TargetSpec> specs = targets();
