@@ -144,8 +144,8 @@ final class TargetOptions implements KindFlags.Installable {
 
   /** The targets to write to: one at least must be named. */
   List<TargetSpec> writableTargets() {
-    List<TargetSpec> specs = targets();
-    if (specs.size() == 1 && specs.get(0).location() == null) {
+    List<TargetSpec> specs = namedTargets();
+    if (specs.isEmpty()) {
       throw new IllegalArgumentException(
           "name where to restore to: "
               + String.join(
