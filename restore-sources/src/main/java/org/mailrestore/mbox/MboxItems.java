@@ -58,6 +58,9 @@ final class MboxItems extends PassingItemStream {
   private MboxTree.MboxFile file;
   private MboxReader reader;
   private int nextId;
+  private MboxReader.Start
+      held; // a message read, returned after the entry reporting text before it
+  private int heldId;
 
   MboxItems(
       MboxTree tree,
@@ -92,6 +95,19 @@ final class MboxItems extends PassingItemStream {
       return new ItemEntry.Decoded(
           new Item(f.id(), ItemType.FOLDER, List.of(r)), String.join("/", f.segments()));
     }
+    if (held != null) {
+      MboxReader.Start start = held;
+      held = null;
+      try {
+        ItemEntry entry = entry(heldId, start);
+        if (entry != null) {
+          return entry;
+        }
+      } catch (IOException e) {
+        closeReader();
+        return cannotReadOn(e);
+      }
+    }
     while (true) {
       if (reader == null) {
         if (!files.hasNext()) {
@@ -112,32 +128,53 @@ final class MboxItems extends PassingItemStream {
           continue;
         }
         int id = nextId++;
-        if (buffer.tooLarge()) {
+        MboxReader.Leading leading = reader.takeLeading();
+        if (leading != null) {
+          // Reported first; the message read after it is returned by the next call.
+          held = start;
+          heldId = id;
           return new ItemEntry.Undecodable(
-              id,
+              0,
               ItemType.MESSAGE,
-              file.relative() + " (message at byte " + start.offset() + ")",
-              ItemSizeLimit.tooLarge("the message (" + buffer.size() + " bytes)", maxItemBytes)
-                  .getMessage(),
-              false,
-              FailureReason.ITEM_TOO_LARGE);
+              file.relative() + " (bytes " + leading.offset() + " to " + start.offset() + ")",
+              leading.length()
+                  + " bytes of text before the file's first \"From \" separator line are not a"
+                  + " message; passed over, the messages after it are restored",
+              false);
         }
-        ItemEntry entry = message(id, start);
+        ItemEntry entry = entry(id, start);
         if (entry != null) {
           return entry;
         }
       } catch (IOException e) {
         closeReader();
-        return new ItemEntry.Undecodable(
-            0,
-            ItemType.MESSAGE,
-            file.relative(),
-            "cannot be read on: "
-                + e.getMessage()
-                + "; the messages after this point are not restored",
-            false);
+        return cannotReadOn(e);
       }
     }
+  }
+
+  private ItemEntry cannotReadOn(IOException e) {
+    return new ItemEntry.Undecodable(
+        0,
+        ItemType.MESSAGE,
+        file.relative(),
+        "cannot be read on: " + e.getMessage() + "; the messages after this point are not restored",
+        false);
+  }
+
+  /** The message in the buffer: null when it is left out. */
+  private ItemEntry entry(int id, MboxReader.Start start) throws IOException {
+    if (buffer.tooLarge()) {
+      return new ItemEntry.Undecodable(
+          id,
+          ItemType.MESSAGE,
+          file.relative() + " (message at byte " + start.offset() + ")",
+          ItemSizeLimit.tooLarge("the message (" + buffer.size() + " bytes)", maxItemBytes)
+              .getMessage(),
+          false,
+          FailureReason.ITEM_TOO_LARGE);
+    }
+    return message(id, start);
   }
 
   private ItemEntry message(int id, MboxReader.Start start) throws IOException {
@@ -309,8 +346,12 @@ final class MboxItems extends PassingItemStream {
     try (InputStream in = compression.open(fence, path)) {
       // A file cut short is probed on what it has: the reader reports the cut where it meets it.
       byte[] head = readUpTo(in, 256 * 1024);
+      // From the first separator: the reader passes over text before it.
+      int first =
+          SeparatorLine.first(
+              Arrays.copyOf(head, Math.min(head.length, SeparatorLine.MAX_LEADING)));
       String text = new String(head, StandardCharsets.ISO_8859_1);
-      int firstLine = text.indexOf('\n');
+      int firstLine = text.indexOf('\n', Math.max(0, first));
       int blank = text.indexOf("\n\n", firstLine);
       int blankCrlf = text.indexOf("\r\n\r\n", firstLine);
       int bodyStart;

@@ -19,11 +19,11 @@ final class MboxReader implements AutoCloseable {
 
   private static final byte[] FROM = "From ".getBytes(StandardCharsets.US_ASCII);
 
-  /** A separator line longer than this is not one. */
-  private static final int MAX_SEPARATOR = 4096;
-
   /** One message's place and separator line. */
   record Start(long offset, String separator) {}
+
+  /** Text before the file's first separator, passed over: where it starts, how many bytes. */
+  record Leading(long offset, long length) {}
 
   private final InputStream in;
   private final MboxDialect dialect;
@@ -40,6 +40,7 @@ final class MboxReader implements AutoCloseable {
   private boolean lineStart =
       true; // the position is at the start of a line (not inside a long one)
   private long keep = -1; // a file offset the buffer must keep while looking ahead, or -1
+  private Leading leading; // not yet taken
 
   /**
    * @param dialect resolved: not {@link MboxDialect#AUTO}
@@ -53,7 +54,8 @@ final class MboxReader implements AutoCloseable {
    * Reads the next message into {@code message}.
    *
    * @return where it starts and its separator line; null at the end of the file
-   * @throws NotMboxException when the file does not start with a {@code From } line
+   * @throws NotMboxException when the file neither starts with a {@code From } line nor has a
+   *     separator line after text near its start
    */
   Start next(MessageBuffer message) throws IOException {
     if (!started) {
@@ -64,7 +66,7 @@ final class MboxReader implements AutoCloseable {
         return null;
       }
       if (!startsWith(FROM)) {
-        throw new NotMboxException("it does not start with a \"From \" line: not an mbox file");
+        passLeadingText();
       }
       next = readSeparator();
       firstShape = SeparatorLine.shape(next.separator());
@@ -128,6 +130,30 @@ final class MboxReader implements AutoCloseable {
       int lineLength = lineLength();
       copy(lineLength, quotes > 0 && dialect.unquotes(quotes) ? 1 : 0, message);
     }
+  }
+
+  /**
+   * The text before the file's first separator when it does not start with one, once: null when
+   * there is none, or it was taken.
+   */
+  Leading takeLeading() {
+    Leading l = leading;
+    leading = null;
+    return l;
+  }
+
+  private void passLeadingText() throws IOException {
+    int head = Math.min(available(SeparatorLine.MAX_LEADING), SeparatorLine.MAX_LEADING);
+    int at = SeparatorLine.first(buffer, position, position + head);
+    if (at < 0) {
+      throw new NotMboxException(
+          "it does not start with a \"From \" line, nor has one of a separator's form in its first "
+              + (SeparatorLine.MAX_LEADING >> 10)
+              + " KiB: not an mbox file");
+    }
+    leading = new Leading(consumed + position, at - position);
+    position = at;
+    lineStart = true;
   }
 
   /**
@@ -224,7 +250,7 @@ final class MboxReader implements AutoCloseable {
    */
   private boolean isSeparator() throws IOException {
     int lineLength = lineLength();
-    if (lineLength > MAX_SEPARATOR) {
+    if (lineLength > SeparatorLine.MAX_LENGTH) {
       return false;
     }
     String line = text(lineLength);
@@ -241,7 +267,7 @@ final class MboxReader implements AutoCloseable {
   private Start readSeparator() throws IOException {
     long offset = consumed + position;
     int lineLength = lineLength();
-    String line = text(Math.min(lineLength, MAX_SEPARATOR)).strip();
+    String line = text(Math.min(lineLength, SeparatorLine.MAX_LENGTH)).strip();
     skipLine();
     return new Start(offset, line);
   }

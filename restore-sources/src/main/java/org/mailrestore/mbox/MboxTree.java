@@ -184,7 +184,8 @@ final class MboxTree {
         problems.add(
             new SourceProblem(
                 relative(file),
-                "not an mbox file (it does not start with \"From \"); passed over"));
+                "not an mbox file (no \"From \" line starts it or follows text near its start);"
+                    + " passed over"));
         return;
       }
     } catch (IOException e) {
@@ -280,29 +281,13 @@ final class MboxTree {
     return name;
   }
 
-  /** An empty file (a folder without messages), or one whose first line starts with "From ". */
+  /**
+   * An empty file (a folder without messages), or one whose first line starts with "From ", or has
+   * a separator line after text near its start (the reader reports that text).
+   */
   private boolean looksLikeMbox(Compression compression, Path file) throws IOException {
     try (InputStream in = compression.open(fence, file)) {
-      byte[] head = in.readNBytes(4096);
-      int i =
-          head.length >= 3
-                  && head[0] == (byte) 0xEF
-                  && head[1] == (byte) 0xBB
-                  && head[2] == (byte) 0xBF
-              ? 3
-              : 0;
-      while (i < head.length && (head[i] == '\n' || head[i] == '\r')) {
-        i++;
-      }
-      if (i == head.length) {
-        return true;
-      }
-      return head.length - i >= 5
-          && head[i] == 'F'
-          && head[i + 1] == 'r'
-          && head[i + 2] == 'o'
-          && head[i + 3] == 'm'
-          && head[i + 4] == ' ';
+      return SeparatorLine.first(in.readNBytes(SeparatorLine.MAX_LEADING)) >= 0;
     }
   }
 }

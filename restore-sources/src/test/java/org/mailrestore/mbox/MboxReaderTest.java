@@ -212,6 +212,36 @@ class MboxReaderTest {
   }
 
   @Test
+  void textBeforeTheFirstSeparatorIsPassedOverAndSaidWhereOnlyAFullSeparatorEndsIt()
+      throws IOException {
+    String banner = "Exported by MailTool 2.1\nFrom - \nFrom here on, all mail\n";
+    byte[] mbox =
+        bytes("\n" + banner + SEP + "\nSubject: a\n\na\n\n" + SEP + "\nSubject: b\n\nb\n");
+    try (MboxReader reader = new MboxReader(new ByteArrayInputStream(mbox), MboxDialect.MBOXRD);
+        MessageBuffer buffer = new MessageBuffer()) {
+      MboxReader.Start first = reader.next(buffer);
+      assertThat(first).isNotNull();
+      assertThat(first.offset()).isEqualTo(1 + banner.length());
+      assertThat(reader.takeLeading()).isEqualTo(new MboxReader.Leading(1, banner.length()));
+      assertThat(reader.takeLeading()).as("told once").isNull();
+      try (InputStream in = buffer.open()) {
+        assertThat(in.readAllBytes()).isEqualTo(bytes("Subject: a\n\na\n"));
+      }
+      assertThat(reader.next(buffer)).isNotNull();
+      assertThat(reader.takeLeading()).isNull();
+      assertThat(reader.next(buffer)).isNull();
+    }
+    byte[] far =
+        MboxWriter.concat(
+            bytes(("x".repeat(99) + "\n").repeat(SeparatorLine.MAX_LEADING / 100 + 1)),
+            bytes(SEP + "\nSubject: a\n\na\n"));
+    assertThatThrownBy(() -> read(far, MboxDialect.MBOXRD))
+        .as("a separator beyond the file's first 64 KiB: not an mbox")
+        .isInstanceOf(MboxReader.NotMboxException.class)
+        .hasMessageContaining("64 KiB");
+  }
+
+  @Test
   void separatorDatesAreReadInTheirUsualForms() {
     assertThat(MboxItems.separatorDate(SEP)).isEqualTo(1_420_070_400_000L);
     assertThat(MboxItems.separatorDate("From - Thu Jan 01 00:00:00 2015"))

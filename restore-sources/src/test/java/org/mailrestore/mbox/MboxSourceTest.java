@@ -265,6 +265,54 @@ class MboxSourceTest {
   }
 
   @Test
+  void textBeforeTheFirstSeparatorIsReportedAndTheMessagesAfterItAreRead() throws IOException {
+    Path root = dir.resolve("Mail");
+    Files.createDirectories(root);
+    byte[] a = message("a", "");
+    byte[] b = message("b", "");
+    // An mboxcl2 file behind a banner: its dialect is probed from its first separator.
+    byte[] banner =
+        "This folder was exported on 2024-01-01\r\n\r\n".getBytes(StandardCharsets.UTF_8);
+    Files.write(
+        root.resolve("Exported"),
+        MboxWriter.concat(banner, MboxWriter.mboxcl2(a, SEP), MboxWriter.mboxcl2(b, SEP)));
+    Files.writeString(root.resolve("notes"), "Subject: no separator anywhere\n\nFrom here on\n");
+    assertThat(
+            MboxItems.resolve(
+                PathFence.NONE, Compression.NONE, root.resolve("Exported"), MboxDialect.AUTO))
+        .isEqualTo(MboxDialect.MBOXCL2);
+    Map<String, byte[]> restored = new HashMap<>();
+    List<ItemEntry.Undecodable> failed = new ArrayList<>();
+    try (MailSource source = open(root, "tags");
+        ItemStream stream = source.items(ALICE, EnumSet.of(ItemType.MESSAGE))) {
+      while (stream.hasNext()) {
+        switch (stream.next()) {
+          case ItemEntry.Decoded d -> {
+            try (InputStream in = d.passing().open()) {
+              restored.put(d.item().latest().orElseThrow().subject(), in.readAllBytes());
+            }
+          }
+          case ItemEntry.Undecodable u -> failed.add(u);
+        }
+      }
+      assertThat(source.problems(ALICE))
+          .singleElement()
+          .satisfies(p -> assertThat(p.location()).isEqualTo("notes"));
+    }
+    assertThat(restored).containsOnlyKeys("a", "b");
+    assertThat(restored.get("a")).isEqualTo(a);
+    assertThat(restored.get("b")).isEqualTo(b);
+    assertThat(failed)
+        .singleElement()
+        .satisfies(u -> {
+          assertThat(u.location()).isEqualTo("Exported (bytes 0 to " + banner.length + ")");
+          assertThat(u.reason())
+              .startsWith(banner.length + " bytes of text before")
+              .contains("the messages after it are restored");
+        });
+  }
+
+  @Test
   void aContentLengthThatLeadsPastTheEndOfALargeFileIsNotTrusted() throws IOException {
     Path file = dir.resolve("big");
     byte[] first =
