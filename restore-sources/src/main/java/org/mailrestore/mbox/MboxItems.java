@@ -1,6 +1,5 @@
 package org.mailrestore.mbox;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -328,8 +327,7 @@ final class MboxItems extends PassingItemStream {
   static MboxReader reader(PathFence fence, MboxTree.MboxFile file, MboxDialect dialect)
       throws IOException {
     MboxDialect resolved = resolve(fence, file.compression(), file.path(), dialect);
-    return new MboxReader(
-        new BufferedInputStream(file.compression().open(fence, file.path()), 1 << 16), resolved);
+    return new MboxReader(open(fence, file.compression(), file.path()), resolved); // buffered there
   }
 
   /**
@@ -343,7 +341,7 @@ final class MboxItems extends PassingItemStream {
     if (dialect != MboxDialect.AUTO) {
       return dialect;
     }
-    try (InputStream in = compression.open(fence, path)) {
+    try (InputStream in = open(fence, compression, path)) {
       // A file cut short is probed on what it has: the reader reports the cut where it meets it.
       byte[] head = readUpTo(in, 256 * 1024);
       // From the first separator: the reader passes over text before it.
@@ -386,6 +384,18 @@ final class MboxItems extends PassingItemStream {
       String next =
           new String(after, StandardCharsets.ISO_8859_1).replaceFirst("^(\\r?\\n){0,2}", "");
       return next.startsWith("From ") || next.isEmpty() ? MboxDialect.MBOXCL2 : MboxDialect.MBOXRD;
+    }
+  }
+
+  /** A file's bytes as the reader takes them: decompressed, classic Mac OS line ends as LF. */
+  private static InputStream open(PathFence fence, Compression compression, Path path)
+      throws IOException {
+    InputStream in = compression.open(fence, path);
+    try {
+      return MacLineEndings.of(in);
+    } catch (IOException e) {
+      in.close();
+      throw e;
     }
   }
 

@@ -68,6 +68,13 @@ final class MboxReader implements AutoCloseable {
       if (!startsWith(FROM)) {
         passLeadingText();
       }
+      if (lineLength() > SeparatorLine.MAX_LENGTH) {
+        // Read as a separator, it would take the whole file with it.
+        throw new NotMboxException(
+            "its first line is longer than a separator line ("
+                + SeparatorLine.MAX_LENGTH
+                + " bytes): not an mbox file, or its lines do not end in LF, CRLF or CR");
+      }
       next = readSeparator();
       firstShape = SeparatorLine.shape(next.separator());
       firstDateForm = SeparatorLine.otherDateForm(next.separator());

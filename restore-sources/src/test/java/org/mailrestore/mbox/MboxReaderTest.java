@@ -242,6 +242,14 @@ class MboxReaderTest {
   }
 
   @Test
+  void aFirstLineTooLongForASeparatorIsNotTakenForOneWithTheWholeFile() {
+    byte[] oneLine = bytes(SEP + "\r" + "Subject: a\r\rbody\r".repeat(500));
+    assertThatThrownBy(() -> read(oneLine, MboxDialect.MBOXRD))
+        .isInstanceOf(MboxReader.NotMboxException.class)
+        .hasMessageContaining("first line is longer than a separator line");
+  }
+
+  @Test
   void separatorDatesAreReadInTheirUsualForms() {
     assertThat(MboxItems.separatorDate(SEP)).isEqualTo(1_420_070_400_000L);
     assertThat(MboxItems.separatorDate("From - Thu Jan 01 00:00:00 2015"))

@@ -313,6 +313,25 @@ class MboxSourceTest {
   }
 
   @Test
+  void aClassicMacFileWithCrLineEndsGivesEachMessageWithLfLineEnds() throws IOException {
+    Path root = dir.resolve("Mail");
+    Files.createDirectories(root);
+    StringBuilder mac = new StringBuilder();
+    for (String subject : List.of("one", "two", "three")) {
+      mac.append(SEP).append("\rSubject: ").append(subject).append("\r\rbody of ").append(subject);
+      mac.append("\r\r");
+    }
+    Files.writeString(root.resolve("Eudora"), mac, StandardCharsets.ISO_8859_1);
+    try (MailSource source = open(root, "tags")) {
+      Read read = read(source);
+      assertThat(read.messages()).containsOnlyKeys("one", "two", "three");
+      assertThat(new String(read.bytes().get("two"), StandardCharsets.ISO_8859_1))
+          .isEqualTo("Subject: two\n\nbody of two\n");
+      assertThat(source.problems(ALICE)).isEmpty();
+    }
+  }
+
+  @Test
   void aContentLengthThatLeadsPastTheEndOfALargeFileIsNotTrusted() throws IOException {
     Path file = dir.resolve("big");
     byte[] first =
