@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -287,7 +288,15 @@ final class MboxTree {
    */
   private boolean looksLikeMbox(Compression compression, Path file) throws IOException {
     try (InputStream in = compression.open(fence, file)) {
-      return SeparatorLine.first(in.readNBytes(SeparatorLine.MAX_LEADING)) >= 0;
+      byte[] head = in.readNBytes(4096); // most files tell here: a tree may hold thousands
+      int first = SeparatorLine.first(head);
+      if (first >= 0 || head.length < 4096) {
+        return first >= 0;
+      }
+      byte[] more = in.readNBytes(SeparatorLine.MAX_LEADING - head.length);
+      byte[] longer = Arrays.copyOf(head, head.length + more.length);
+      System.arraycopy(more, 0, longer, head.length, more.length);
+      return SeparatorLine.first(longer) >= 0;
     }
   }
 }
