@@ -272,7 +272,9 @@ class MboxSourceTest {
     byte[] b = message("b", "");
     // An mboxcl2 file behind a banner: its dialect is probed from its first separator.
     byte[] banner =
-        "This folder was exported on 2024-01-01\r\n\r\n".getBytes(StandardCharsets.UTF_8);
+        ("This folder was exported on 2024-01-01\r\n" + "-".repeat(70) + "\r\n")
+            .repeat(60) // longer than the first 4 KiB a tree looks at
+            .getBytes(StandardCharsets.UTF_8);
     Files.write(
         root.resolve("Exported"),
         MboxWriter.concat(banner, MboxWriter.mboxcl2(a, SEP), MboxWriter.mboxcl2(b, SEP)));
