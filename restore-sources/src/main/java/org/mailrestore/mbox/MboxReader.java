@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.regex.Pattern;
 
 /**
  * Splits an mbox stream into its messages, one pass, bounded memory: a {@code From } line starts a
@@ -34,9 +33,7 @@ final class MboxReader implements AutoCloseable {
   private boolean eof;
   private Start next; // the separator already read: the next message's start
   private boolean started;
-  private String firstShape; // the first separator's, when it is one word: such lines are too
-  // The first separator's date form, when not asctime's (RFC 5322, ISO 8601): such lines are too.
-  private Pattern firstDateForm;
+  private SeparatorLine.Rule separators; // learnt from the first separator
   private boolean lineStart =
       true; // the position is at the start of a line (not inside a long one)
   private long keep = -1; // a file offset the buffer must keep while looking ahead, or -1
@@ -60,13 +57,8 @@ final class MboxReader implements AutoCloseable {
   Start next(MessageBuffer message) throws IOException {
     if (!started) {
       started = true;
-      skipByteOrderMark();
-      skipBlankLines();
-      if (available(1) == 0) {
+      if (!findFirstSeparator()) {
         return null;
-      }
-      if (!startsWith(FROM)) {
-        passLeadingText();
       }
       if (lineLength() > SeparatorLine.MAX_LENGTH) {
         // Read as a separator, it would take the whole file with it.
@@ -76,8 +68,7 @@ final class MboxReader implements AutoCloseable {
                 + " bytes): not an mbox file, or its lines do not end in LF, CRLF or CR");
       }
       next = readSeparator();
-      firstShape = SeparatorLine.shape(next.separator());
-      firstDateForm = SeparatorLine.otherDateForm(next.separator());
+      separators = new SeparatorLine.Rule(next.separator());
     }
     if (next == null) {
       return null;
@@ -149,18 +140,30 @@ final class MboxReader implements AutoCloseable {
     return l;
   }
 
-  private void passLeadingText() throws IOException {
+  /**
+   * Moves to the file's first separator, past its blank start and any text before it; false when
+   * the file holds nothing else.
+   */
+  private boolean findFirstSeparator() throws IOException {
     int head = Math.min(available(SeparatorLine.MAX_LEADING), SeparatorLine.MAX_LEADING);
-    int at = SeparatorLine.first(buffer, position, position + head);
+    int end = position + head;
+    int text = SeparatorLine.pastBlankStart(buffer, position, end);
+    if (text == end && head < SeparatorLine.MAX_LEADING) {
+      return false;
+    }
+    int at = SeparatorLine.first(buffer, text, end);
     if (at < 0) {
       throw new NotMboxException(
           "it does not start with a \"From \" line, nor has one of a separator's form in its first "
               + (SeparatorLine.MAX_LEADING >> 10)
               + " KiB: not an mbox file");
     }
-    leading = new Leading(consumed + position, at - position);
+    if (at > text) {
+      leading = new Leading(consumed + text, at - text);
+    }
     position = at;
     lineStart = true;
+    return true;
   }
 
   /**
@@ -246,28 +249,10 @@ final class MboxReader implements AutoCloseable {
     return -1;
   }
 
-  /**
-   * Whether the {@code From } line at the position separates messages: it has a separator's form
-   * ({@code From <sender> <date>}), or it is, like this file's first separator, a {@code From} and
-   * a single word of the same shape: Netscape's and Thunderbird's {@code From -}, Google Takeout's
-   * {@code From 1844347792267117879@xxx}, or a sender and a date in the same other form as the
-   * first separator's ({@code From a@b Mon, 13 Feb 2006 10:00:00 +0100}, {@code From a@b
-   * 2006-02-13T10:00:00Z}). Any other {@code From } line is text a writer failed to quote (as in
-   * "From Russia with love").
-   */
+  /** Whether the {@code From } line at the position separates messages, by the file's rule. */
   private boolean isSeparator() throws IOException {
     int lineLength = lineLength();
-    if (lineLength > SeparatorLine.MAX_LENGTH) {
-      return false;
-    }
-    String line = text(lineLength);
-    if (firstShape != null && firstShape.equals(SeparatorLine.shape(line))) {
-      return true;
-    }
-    if (firstDateForm != null && firstDateForm.matcher(line).matches()) {
-      return true;
-    }
-    return SeparatorLine.hasDateForm(line);
+    return lineLength <= SeparatorLine.MAX_LENGTH && separators.separates(text(lineLength));
   }
 
   /** Reads the separator line at the position. */
@@ -290,26 +275,6 @@ final class MboxReader implements AutoCloseable {
   private boolean isBlank(int lineLength) {
     return (lineLength == 1 && buffer[position] == '\n')
         || (lineLength == 2 && buffer[position] == '\r' && buffer[position + 1] == '\n');
-  }
-
-  /** A UTF-8 byte order mark some tools put before the first separator. */
-  private void skipByteOrderMark() throws IOException {
-    if (available(3) >= 3
-        && buffer[position] == (byte) 0xEF
-        && buffer[position + 1] == (byte) 0xBB
-        && buffer[position + 2] == (byte) 0xBF) {
-      position += 3;
-    }
-  }
-
-  private void skipBlankLines() throws IOException {
-    while (available(2) > 0) {
-      int lineLength = lineLength();
-      if (!isBlank(lineLength)) {
-        return;
-      }
-      position += lineLength;
-    }
   }
 
   /** How many {@code >} start the line, when {@code From } follows them; else 0. */

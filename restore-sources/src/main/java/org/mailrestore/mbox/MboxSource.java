@@ -68,7 +68,7 @@ public final class MboxSource implements MailSource {
   private void planLabelFolders() throws IOException {
     try (MessageBuffer buffer = new MessageBuffer()) {
       for (MboxTree.MboxFile file : tree.files()) {
-        try (MboxReader reader = MboxItems.reader(tree.fence(), file, dialect)) {
+        try (MboxReader reader = MboxFiles.reader(tree.fence(), file, dialect)) {
           while (reader.next(buffer) != null) {
             String[] label =
                 MessageHeaders.fields(buffer.head(), buffer.headLength(), "x-gmail-labels");

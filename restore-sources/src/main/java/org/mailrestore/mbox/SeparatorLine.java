@@ -39,23 +39,53 @@ final class SeparatorLine {
   private SeparatorLine() {}
 
   /**
-   * Where the first message of a file starts in its first bytes: past a UTF-8 byte order mark and
-   * blank lines, at the first line starting with {@code From }, or at a separator line after text
-   * (see {@link #first}); {@code head.length} when there is nothing else; -1 when no message
-   * starts.
+   * Which {@code From } lines separate a file's messages: those of a separator's form ({@code From
+   * <sender> <date>}), and those like the file's first separator: a {@code From} and a single word
+   * of the same shape (Netscape's and Thunderbird's {@code From -}, Google Takeout's {@code From
+   * 1844347792267117879@xxx}), or a sender and a date in the same other form as the first's ({@code
+   * From a@b Mon, 13 Feb 2006 10:00:00 +0100}, {@code From a@b 2006-02-13T10:00:00Z}). Any other
+   * {@code From } line is text a writer failed to quote (as in "From Russia with love").
+   */
+  static final class Rule {
+    private final String firstShape; // null when the first separator is not one word
+    private final Pattern firstDateForm; // null when its date is asctime's
+
+    Rule(String firstSeparator) {
+      this.firstShape = shape(firstSeparator);
+      this.firstDateForm = otherDateForm(firstSeparator);
+    }
+
+    boolean separates(String line) {
+      return (firstShape != null && firstShape.equals(shape(line)))
+          || (firstDateForm != null && firstDateForm.matcher(line).matches())
+          || hasDateForm(line);
+    }
+  }
+
+  /**
+   * Where the first message of a file starts in its first bytes: past its blank start ({@link
+   * #pastBlankStart}), at the first line starting with {@code From }, or at a separator line after
+   * text (see {@link #first(byte[], int, int)}); {@code head.length} when there is nothing else; -1
+   * when no message starts.
    */
   static int first(byte[] head) {
+    int i = pastBlankStart(head, 0, head.length);
+    return i == head.length ? i : first(head, i, head.length);
+  }
+
+  /** Past a UTF-8 byte order mark some tools put at {@code from}, and the line ends after it. */
+  static int pastBlankStart(byte[] b, int from, int to) {
     int i =
-        head.length >= 3
-                && head[0] == (byte) 0xEF
-                && head[1] == (byte) 0xBB
-                && head[2] == (byte) 0xBF
-            ? 3
-            : 0;
-    while (i < head.length && (head[i] == '\n' || head[i] == '\r')) {
+        to - from >= 3
+                && b[from] == (byte) 0xEF
+                && b[from + 1] == (byte) 0xBB
+                && b[from + 2] == (byte) 0xBF
+            ? from + 3
+            : from;
+    while (i < to && (b[i] == '\n' || b[i] == '\r')) {
       i++;
     }
-    return i == head.length ? i : first(head, i, head.length);
+    return i;
   }
 
   /**

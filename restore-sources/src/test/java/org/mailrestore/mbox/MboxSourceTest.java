@@ -280,7 +280,7 @@ class MboxSourceTest {
         MboxWriter.concat(banner, MboxWriter.mboxcl2(a, SEP), MboxWriter.mboxcl2(b, SEP)));
     Files.writeString(root.resolve("notes"), "Subject: no separator anywhere\n\nFrom here on\n");
     assertThat(
-            MboxItems.resolve(
+            MboxFiles.resolve(
                 PathFence.NONE, Compression.NONE, root.resolve("Exported"), MboxDialect.AUTO))
         .isEqualTo(MboxDialect.MBOXCL2);
     Map<String, byte[]> restored = new HashMap<>();
@@ -342,10 +342,10 @@ class MboxSourceTest {
                 + "\n")
             .getBytes(StandardCharsets.US_ASCII);
     Files.write(file, first);
-    assertThat(MboxItems.resolve(PathFence.NONE, Compression.NONE, file, MboxDialect.AUTO))
+    assertThat(MboxFiles.resolve(PathFence.NONE, Compression.NONE, file, MboxDialect.AUTO))
         .isEqualTo(MboxDialect.MBOXRD);
     Files.write(file, gzip(first));
-    assertThat(MboxItems.resolve(PathFence.NONE, Compression.GZIP, file, MboxDialect.AUTO))
+    assertThat(MboxFiles.resolve(PathFence.NONE, Compression.GZIP, file, MboxDialect.AUTO))
         .isEqualTo(MboxDialect.MBOXRD);
     byte[] exact =
         ("From a@b Mon Jan  1 00:00:00 2024\nContent-Length: 300001\nSubject: big\n\n"
@@ -353,7 +353,7 @@ class MboxSourceTest {
                 + "\n")
             .getBytes(StandardCharsets.US_ASCII);
     Files.write(file, exact);
-    assertThat(MboxItems.resolve(PathFence.NONE, Compression.NONE, file, MboxDialect.AUTO))
+    assertThat(MboxFiles.resolve(PathFence.NONE, Compression.NONE, file, MboxDialect.AUTO))
         .as("a header that leads exactly to the end of the file")
         .isEqualTo(MboxDialect.MBOXCL2);
   }
