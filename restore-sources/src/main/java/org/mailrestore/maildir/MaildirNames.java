@@ -76,11 +76,12 @@ public final class MaildirNames {
   }
 
   /**
-   * Zimbra flag letters from a Maildir file name's info ({@code :2,FRS}, or {@code ;2,} as some
-   * servers write it on file systems without colons). Unknown and lower-case (keyword, see {@link
-   * #state}) letters are left out. A message without {@code S} is unread, in {@code cur/} or in
-   * {@code new/}: a file just delivered has no info, but Dovecot names the flags it is given there
-   * too ({@code doveadm save}, Sieve's {@code addflag}), and reads them so.
+   * Zimbra flag letters from a Maildir file name's info ({@code :2,FRS}, or {@code ;2,} or {@code
+   * !2,} as some servers and OfflineIMAP write it on file systems without colons). Unknown and
+   * lower-case (keyword, see {@link #state}) letters are left out. A message without {@code S} is
+   * unread, in {@code cur/} or in {@code new/}: a file just delivered has no info, but Dovecot
+   * names the flags it is given there too ({@code doveadm save}, Sieve's {@code addflag}), and
+   * reads them so.
    */
   static String flags(String fileName) {
     int info = infoStart(fileName);
@@ -273,9 +274,14 @@ public final class MaildirNames {
     return info < 0 ? fileName : fileName.substring(0, info - 3);
   }
 
-  /** Where the letters of a file name's info start ({@code :2,} or {@code ;2,}), or -1. */
+  /**
+   * Where the letters of a file name's info start ({@code :2,}, {@code ;2,}, {@code !2,}), or -1.
+   */
   private static int infoStart(String fileName) {
-    int info = Math.max(fileName.lastIndexOf(":2,"), fileName.lastIndexOf(";2,"));
+    int info =
+        Math.max(
+            fileName.lastIndexOf(":2,"),
+            Math.max(fileName.lastIndexOf(";2,"), fileName.lastIndexOf("!2,")));
     return info < 0 ? -1 : info + 3;
   }
 
