@@ -289,23 +289,11 @@ public final class Restores implements AutoCloseable {
           .map(f -> Verifier.Options.key(f.sourceAccountId(), f.itemId()))
           .forEach(known::add);
     } while (failures.hasMore());
-    Verifier.Options options =
-        Verifier.Options.defaults()
-            .withPointInTime(request.pointInTime())
-            .withTargetName(request::targetName)
-            .withKnownFailures(known)
-            .withCheckBlobs(checkBlobs)
-            // A copy beside the account (new-account, into) takes no alias; neither does a
-            // restore that skipped them.
-            .withCheckAliases(
-                request.conflictPolicy() != ConflictPolicy.NEW_ACCOUNT
-                    && request.selection().into() == null
-                    && !request.selection().skipAliases());
-    java.util.Set<String> chosen = accounts.isEmpty() ? request.selection().accounts() : accounts;
-    if (!chosen.isEmpty()) {
-      options = options.withAccounts(chosen);
-    }
-    return runtime.verify(request.source(), request.targets(), options, progress);
+    return runtime.verify(
+        request.source(),
+        request.targets(),
+        OperationVerifyOptions.of(request, known, checkBlobs, accounts),
+        progress);
   }
 
   /**

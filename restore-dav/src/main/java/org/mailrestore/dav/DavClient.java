@@ -1,6 +1,5 @@
 package org.mailrestore.dav;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,13 +11,8 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.parsers.ParserConfigurationException;
-import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
-import org.xml.sax.SAXException;
 
 /**
  * The few WebDAV, CardDAV (RFC 6352) and CalDAV (RFC 4791) requests a restore makes, as one user,
@@ -71,9 +65,9 @@ public final class DavClient {
           </prop></set>
         </mkcol>
         """
-            .formatted(xmlText(displayName));
+            .formatted(DavXml.escape(displayName));
     return send(
-        request(collection).header("Content-Type", XML_TYPE).method("MKCOL", xml(body)),
+        request(collection).header("Content-Type", DavXml.TYPE).method("MKCOL", DavXml.body(body)),
         collection);
   }
 
@@ -96,11 +90,15 @@ public final class DavClient {
         </C:mkcalendar>
         """
             .formatted(
-                xmlText(displayName),
-                xmlText(component),
-                color == null ? "" : "<A:calendar-color>" + xmlText(color) + "</A:calendar-color>");
+                DavXml.escape(displayName),
+                DavXml.escape(component),
+                color == null
+                    ? ""
+                    : "<A:calendar-color>" + DavXml.escape(color) + "</A:calendar-color>");
     return send(
-        request(collection).header("Content-Type", XML_TYPE).method("MKCALENDAR", xml(body)),
+        request(collection)
+            .header("Content-Type", DavXml.TYPE)
+            .method("MKCALENDAR", DavXml.body(body)),
         collection);
   }
 
@@ -157,9 +155,9 @@ public final class DavClient {
     Answer a =
         send(
             request(uri)
-                .header("Content-Type", XML_TYPE)
+                .header("Content-Type", DavXml.TYPE)
                 .header("Depth", depth)
-                .method("PROPFIND", xml(body)),
+                .method("PROPFIND", DavXml.body(body)),
             uri);
     if (a.status() == 404) {
       return List.of();
@@ -168,17 +166,17 @@ public final class DavClient {
       throw new IOException("PROPFIND " + uri + " answered " + a.status() + ": " + brief(a.body()));
     }
     List<Collection> found = new ArrayList<>();
-    NodeList responses = parse(a.body()).getElementsByTagNameNS(DAV, "response");
+    NodeList responses = DavXml.parse(a.body()).getElementsByTagNameNS(DAV, "response");
     for (int i = 0; i < responses.getLength(); i++) {
       Element r = (Element) responses.item(i);
-      String href = text(r, DAV, "href");
+      String href = DavXml.text(r, DAV, "href");
       if (href == null || r.getElementsByTagNameNS(DAV, "collection").getLength() == 0) {
         continue;
       }
       found.add(
           new Collection(
               uri.resolve(href),
-              text(r, DAV, "displayname"),
+              DavXml.text(r, DAV, "displayname"),
               r.getElementsByTagNameNS(CARDDAV, "addressbook").getLength() > 0,
               r.getElementsByTagNameNS(CALDAV, "calendar").getLength() > 0));
     }
@@ -202,10 +200,14 @@ public final class DavClient {
         </D:propertyupdate>
         """
             .formatted(
-                xmlText(displayName),
-                color == null ? "" : "<A:calendar-color>" + xmlText(color) + "</A:calendar-color>");
+                DavXml.escape(displayName),
+                color == null
+                    ? ""
+                    : "<A:calendar-color>" + DavXml.escape(color) + "</A:calendar-color>");
     return send(
-        request(collection).header("Content-Type", XML_TYPE).method("PROPPATCH", xml(body)),
+        request(collection)
+            .header("Content-Type", DavXml.TYPE)
+            .method("PROPPATCH", DavXml.body(body)),
         collection);
   }
 
@@ -219,9 +221,9 @@ public final class DavClient {
     Answer a =
         send(
             request(uri)
-                .header("Content-Type", XML_TYPE)
+                .header("Content-Type", DavXml.TYPE)
                 .header("Depth", "0")
-                .method("PROPFIND", xml(body)),
+                .method("PROPFIND", DavXml.body(body)),
             uri);
     if (a.status() == 207) {
       return true;
@@ -267,9 +269,9 @@ public final class DavClient {
     Answer a =
         send(
             request(addressBook)
-                .header("Content-Type", XML_TYPE)
+                .header("Content-Type", DavXml.TYPE)
                 .header("Depth", "1")
-                .method("REPORT", xml(body)),
+                .method("REPORT", DavXml.body(body)),
             addressBook);
     if (a.status() != 207) {
       throw new IOException(
@@ -291,9 +293,9 @@ public final class DavClient {
     Answer a =
         send(
             request(calendar)
-                .header("Content-Type", XML_TYPE)
+                .header("Content-Type", DavXml.TYPE)
                 .header("Depth", "1")
-                .method("REPORT", xml(body)),
+                .method("REPORT", DavXml.body(body)),
             calendar);
     if (a.status() != 207) {
       throw new IOException(
@@ -305,48 +307,22 @@ public final class DavClient {
   private static List<Resource> resources(URI base, String multistatus, String ns, String dataName)
       throws IOException {
     List<Resource> found = new ArrayList<>();
-    NodeList responses = parse(multistatus).getElementsByTagNameNS(DAV, "response");
+    NodeList responses = DavXml.parse(multistatus).getElementsByTagNameNS(DAV, "response");
     for (int i = 0; i < responses.getLength(); i++) {
       Element r = (Element) responses.item(i);
-      String href = text(r, DAV, "href");
-      String data = text(r, ns, dataName);
+      String href = DavXml.text(r, DAV, "href");
+      String data = DavXml.text(r, ns, dataName);
       if (href != null && data != null) {
-        found.add(new Resource(base.resolve(href), text(r, DAV, "getetag"), data));
+        found.add(new Resource(base.resolve(href), DavXml.text(r, DAV, "getetag"), data));
       }
     }
     return found;
-  }
-
-  /** A multistatus answer, parsed without DTDs or external entities. */
-  private static Document parse(String multistatus) throws IOException {
-    try {
-      DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-      f.setNamespaceAware(true);
-      f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-      f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-      return f.newDocumentBuilder()
-          .parse(new ByteArrayInputStream(multistatus.getBytes(StandardCharsets.UTF_8)));
-    } catch (ParserConfigurationException | SAXException e) {
-      throw new IOException("the server's answer is not a multistatus: " + e.getMessage(), e);
-    }
-  }
-
-  private static String text(Element parent, String ns, String name) {
-    NodeList list = parent.getElementsByTagNameNS(ns, name);
-    return list.getLength() == 0 ? null : list.item(0).getTextContent();
   }
 
   private HttpRequest.Builder request(URI uri) {
     return HttpRequest.newBuilder(uri)
         .timeout(Duration.ofSeconds(60))
         .header("Authorization", authorization);
-  }
-
-  /** The type of a request's XML body, which Cyrus requires be said. */
-  private static final String XML_TYPE = "application/xml; charset=utf-8";
-
-  private static HttpRequest.BodyPublisher xml(String body) {
-    return HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8);
   }
 
   /** Tries of a request answered 5xx: a server briefly busy. */
@@ -400,10 +376,6 @@ public final class DavClient {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while talking to " + uri, e);
     }
-  }
-
-  private static String xmlText(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 
   /** A server's words, short enough for a report. */

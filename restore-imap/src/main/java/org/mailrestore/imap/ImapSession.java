@@ -10,11 +10,9 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
@@ -35,20 +33,11 @@ final class ImapSession implements Closeable {
   private final String server;
   private Socket socket;
   private Socket raw; // the TCP socket under TLS, reset by abort()
-  private ResponseReader reader;
+  private Answers answers;
   private OutputStream out;
   private Set<String> capabilities = Set.of();
   private int nextTag = 1;
   private volatile boolean broken;
-
-  /**
-   * Answers read while a literal waited for its go-ahead: a command the server refused before its
-   * literal (a message over its size limit), or one sent before it in a pipeline.
-   */
-  private final Map<String, Result> answeredEarly = new HashMap<>();
-
-  /** Untagged data read while a literal waited for its go-ahead, for the next answer collected. */
-  private final List<Response> untaggedEarly = new ArrayList<>();
 
   private ImapSession(String server) {
     this.server = server;
@@ -72,7 +61,7 @@ final class ImapSession implements Closeable {
       plain.setTcpNoDelay(true);
       s.raw = plain;
       s.attach(endpoint.implicitTls() ? s.tls(endpoint, plain) : plain);
-      Response greeting = s.reader.read();
+      Response greeting = s.answers.next();
       if (!greeting.isUntagged()
           || !("OK".equals(greeting.status()) || "PREAUTH".equals(greeting.status()))) {
         throw new IOException(s.server + " greeted with " + greeting.describe());
@@ -116,7 +105,9 @@ final class ImapSession implements Closeable {
 
   private void attach(Socket s) throws IOException {
     socket = s;
-    reader = new ResponseReader(new BufferedInputStream(s.getInputStream(), 1 << 16));
+    answers =
+        new Answers(
+            new ResponseReader(new BufferedInputStream(s.getInputStream(), 1 << 16)), server);
     out = new BufferedOutputStream(s.getOutputStream(), 1 << 16);
   }
 
@@ -149,13 +140,13 @@ final class ImapSession implements Closeable {
     String tag = tag();
     out.write((tag + " AUTHENTICATE PLAIN\r\n").getBytes(StandardCharsets.US_ASCII));
     out.flush();
-    Response r = reader.read();
+    Response r = answers.next();
     if (!r.isContinuation()) {
       return new Result(r, List.of());
     }
     out.write((response + "\r\n").getBytes(StandardCharsets.US_ASCII));
     out.flush();
-    return collect(tag);
+    return answers.collect(tag);
   }
 
   private void refreshCapabilities(Response withCode) throws IOException {
@@ -250,13 +241,13 @@ final class ImapSession implements Closeable {
         }
         out.flush();
         for (String tag : tags) {
-          results.add(collect(tag));
+          results.add(answers.collect(tag));
         }
       } else {
         for (Command c : commands) {
           String tag = send(c, lease);
           out.flush();
-          results.add(collect(tag));
+          results.add(answers.collect(tag));
         }
       }
       return results;
@@ -264,10 +255,6 @@ final class ImapSession implements Closeable {
       broken = true;
       throw e;
     }
-  }
-
-  private String send(Command command) throws IOException {
-    return send(command, Lease.HELD);
   }
 
   /**
@@ -291,7 +278,7 @@ final class ImapSession implements Closeable {
             ("{" + size + (nonSync ? "+" : "") + "}\r\n").getBytes(StandardCharsets.US_ASCII));
         if (!nonSync) {
           out.flush();
-          if (!goAhead(tag)) {
+          if (!answers.goAhead(tag)) {
             return tag; // refused before its literal: the command has ended
           }
         }
@@ -317,37 +304,6 @@ final class ImapSession implements Closeable {
   }
 
   /**
-   * Waits for the server's go-ahead for a literal; false when the server answered the command
-   * instead (RFC 3501 §7.5: it may refuse the literal), which then has ended.
-   */
-  private boolean goAhead(String tag) throws IOException {
-    while (true) {
-      Response r = reader.read();
-      if (r.isContinuation()) {
-        return true;
-      }
-      if (r.isUntagged()) {
-        if ("BYE".equals(r.status())) {
-          broken = true;
-          throw new IOException(server + " closed the session: " + r.describe());
-        }
-        untaggedEarly.add(r);
-        continue;
-      }
-      answeredEarly.put(r.tag(), new Result(r, takeUntaggedEarly()));
-      if (tag.equals(r.tag())) {
-        return false;
-      }
-    }
-  }
-
-  private List<Response> takeUntaggedEarly() {
-    List<Response> taken = new ArrayList<>(untaggedEarly);
-    untaggedEarly.clear();
-    return taken;
-  }
-
-  /**
    * A spooled message's bytes as a literal: exactly as many as announced, or the session breaks.
    */
   private void sendSpooled(SpooledMessage m) throws IOException {
@@ -370,31 +326,6 @@ final class ImapSession implements Closeable {
       raw.close();
     } catch (IOException e) {
       // closing is all that is left to do
-    }
-  }
-
-  private Result collect(String tag) throws IOException {
-    Result early = answeredEarly.remove(tag);
-    if (early != null) {
-      return early;
-    }
-    List<Response> untagged = takeUntaggedEarly();
-    while (true) {
-      Response r = reader.read();
-      if (r.isUntagged() && "BYE".equals(r.status())) {
-        broken = true;
-        throw new IOException(server + " closed the session: " + r.describe());
-      }
-      if (r.isUntagged()) {
-        untagged.add(r);
-      } else if (tag.equals(r.tag())) {
-        return new Result(r, untagged);
-      } else if (!r.isContinuation()) {
-        // The answer to an earlier command of a pipeline that failed: keep reading.
-        untagged.add(r);
-      } else {
-        throw new IOException(server + " asked for a continuation nobody waits for");
-      }
     }
   }
 

@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
@@ -66,8 +65,7 @@ final class ImapWriter implements MailboxWriter {
   /** A message the server holds now, without its bytes: what the cluster's commit records. */
   private record Sent(Appending appended, Placed placed) {}
 
-  /** UIDs appended or found by clusters not yet committed, per folder and UIDVALIDITY. */
-  private final Map<String, Set<Long>> claimed = new ConcurrentHashMap<>();
+  private final UidClaims claimed = new UidClaims();
 
   /** Sessions of this account at once: its clusters in flight take turns beyond them. */
   private final Semaphore sessions;
@@ -191,7 +189,7 @@ final class ImapWriter implements MailboxWriter {
       commit(sent, failed, journal);
       reader.committed(batch);
     } finally {
-      sent.forEach(m -> unclaim(m.appended().folderId(), m.placed()));
+      sent.forEach(m -> claimed.release(m.appended().folderId(), m.placed()));
       spools.forEach(SpooledMessage::close);
     }
   }
@@ -310,7 +308,7 @@ final class ImapWriter implements MailboxWriter {
       return;
     }
     FolderAppender.Outcome outcome = appender.append(todo);
-    outcome.placed().forEach((m, p) -> claim(m.folderId(), p));
+    outcome.placed().forEach((m, p) -> claimed.claim(m.folderId(), p));
     placed.putAll(outcome.placed());
     refused.putAll(outcome.refused());
     List<Appending> unplaced = new ArrayList<>();
@@ -347,27 +345,10 @@ final class ImapWriter implements MailboxWriter {
     int folderId = todo.get(0).folderId();
     Set<Long> known =
         new HashSet<>(records.recordedUids(account.key(), folderId, contents.uidValidity()));
-    known.addAll(claimed.getOrDefault(claimKey(folderId, contents.uidValidity()), Set.of()));
+    known.addAll(claimed.of(folderId, contents.uidValidity()));
     Map<Appending, Placed> found = appender.find(todo, contents, known);
-    found.forEach((m, p) -> claim(folderId, p));
+    found.forEach((m, p) -> claimed.claim(folderId, p));
     return found;
-  }
-
-  private void claim(int folderId, Placed p) {
-    claimed
-        .computeIfAbsent(claimKey(folderId, p.uidValidity()), k -> ConcurrentHashMap.newKeySet())
-        .add(p.uid());
-  }
-
-  private void unclaim(int folderId, Placed p) {
-    Set<Long> set = claimed.get(claimKey(folderId, p.uidValidity()));
-    if (set != null) {
-      set.remove(p.uid());
-    }
-  }
-
-  private static String claimKey(int folderId, long uidValidity) {
-    return folderId + "/" + uidValidity;
   }
 
   private void commit(List<Sent> sent, Map<ItemToWrite, Failure> failed, ClusterJournal journal)
