@@ -56,6 +56,7 @@ final class MboxItems extends PassingItemStream {
   private MboxReader.Start
       held; // a message read, returned after the entry reporting text before it
   private int heldId;
+  private boolean firstOfFile; // the next message read is the file's first
 
   MboxItems(
       MboxTree tree,
@@ -111,6 +112,7 @@ final class MboxItems extends PassingItemStream {
         file = files.next();
         try {
           reader = MboxFiles.reader(tree.fence(), file, dialect);
+          firstOfFile = true;
         } catch (IOException e) {
           return new ItemEntry.Undecodable(
               0, null, file.relative(), "cannot be read: " + e.getMessage(), false);
@@ -157,6 +159,15 @@ final class MboxItems extends PassingItemStream {
         false);
   }
 
+  /**
+   * Whether a file's first message is the one UW-IMAP's c-client (and so Pine) puts at the start of
+   * an mbox to keep the folder's UIDVALIDITY: it says so in its subject, with an {@code X-IMAP}
+   * header (Dovecot's own is {@code X-IMAPbase}, in a real message). Servers hide it; so do we.
+   */
+  private static boolean isFolderData(String subject, String xImap) {
+    return xImap != null && subject != null && subject.contains("FOLDER INTERNAL DATA");
+  }
+
   /** The message in the buffer: null when it is left out. */
   private ItemEntry entry(int id, MboxReader.Start start) throws IOException {
     if (buffer.tooLarge()) {
@@ -187,8 +198,19 @@ final class MboxItems extends PassingItemStream {
             MessageState.FIELDS[3],
             MessageState.FIELDS[4],
             MessageState.FIELDS[5],
-            MessageState.FIELDS[6]);
-    MessageState state = MessageState.of(Arrays.copyOfRange(values, 3, values.length));
+            MessageState.FIELDS[6],
+            "x-imap");
+    boolean first = firstOfFile;
+    firstOfFile = false;
+    if (first && isFolderData(values[1], values[3 + MessageState.FIELDS.length])) {
+      leftOut.merge(
+          "pseudo messages of UW-IMAP and Pine (\"FOLDER INTERNAL DATA\"): folder data, not mail",
+          1,
+          Integer::sum);
+      return null;
+    }
+    MessageState state =
+        MessageState.of(Arrays.copyOfRange(values, 3, 3 + MessageState.FIELDS.length));
     if (state.expunged()) {
       leftOut.merge(
           "messages Thunderbird had deleted (marked expunged, awaiting compaction)",

@@ -392,6 +392,37 @@ class MboxSourceTest {
   }
 
   @Test
+  void thePseudoMessageUwImapPutsFirstInAFolderIsNotRestored() throws IOException {
+    Path file = dir.resolve("Inbox");
+    String folderData =
+        "Date: 08 Jul 2011 12:08:34 +0000\n"
+            + "From: Mail System Internal Data <MAILER-DAEMON@host>\n"
+            + "Subject: DON'T DELETE THIS MESSAGE -- FOLDER INTERNAL DATA\n"
+            + "X-IMAP: 1310126820 0000000002\n"
+            + "Status: RO\n\n"
+            + "This text is part of the internal format of your mail folder, and is not\n"
+            + "a real message.\n";
+    byte[] quoted =
+        ("Subject: DON'T DELETE THIS MESSAGE -- FOLDER INTERNAL DATA\nX-IMAP: 1 2\n\n"
+                + "a user's copy, later in the file: mail\n")
+            .getBytes(StandardCharsets.UTF_8);
+    write(
+        file, folderData.getBytes(StandardCharsets.UTF_8), message("real", "Status: RO\n"), quoted);
+    try (MailSource source = open(file, "tags")) {
+      Read read = read(source);
+      assertThat(read.messages()).hasSize(2).containsKey("real");
+      assertThat(read.bytes().get("DON'T DELETE THIS MESSAGE -- FOLDER INTERNAL DATA"))
+          .isEqualTo(quoted);
+      assertThat(source.problems(ALICE))
+          .singleElement()
+          .satisfies(p -> {
+            assertThat(p.notCarried()).isTrue();
+            assertThat(p.detail()).contains("1 pseudo messages of UW-IMAP");
+          });
+    }
+  }
+
+  @Test
   void keywordHeadersOfThunderbirdAndDovecotBecomeTagsAndFlags() throws IOException {
     Path file = dir.resolve("Inbox");
     String padded = "X-Mozilla-Keys: $label1 projekt_x NonJunk" + " ".repeat(40) + "\n";
