@@ -139,7 +139,7 @@ final class BlobBench {
               digests.get(i),
               b.length,
               new VerifyingInputStream(
-                  new ByteArrayInputStream(b), digests.get(i), b.length, "bench"));
+                  new ByteArrayInputStream(b), digests.get(i), b.length, () -> "bench"));
           if (++sinceSync.get()[0] % syncEvery == 0) {
             volume.sync();
           }
@@ -232,7 +232,7 @@ final class BlobBench {
               try (BlobVolume v = new LocalBlobVolume(target);
                   InputStream in =
                       new VerifyingInputStream(
-                          Files.newInputStream(source), digest, size, source.toString())) {
+                          Files.newInputStream(source), digest, size, source::toString)) {
                 v.write(digest, size, in);
                 v.sync();
               }

@@ -38,7 +38,7 @@ public interface BlobSource extends AutoCloseable {
    * @param expectedSize the size its item declares, or -1 when unknown
    */
   default InputStream verifying(BlobDigest digest, long expectedSize, InputStream in) {
-    return new VerifyingInputStream(in, digest, expectedSize, describe(digest));
+    return new VerifyingInputStream(in, digest, expectedSize, () -> describe(digest));
   }
 
   @Override

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Locale;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /** Opens the decompressing view of a stored blob, with errors that name it. */
 public final class Decompressing {
@@ -12,10 +13,11 @@ public final class Decompressing {
 
   /**
    * Wraps {@code raw} (closed on failure): decompression errors surface as {@code
-   * CORRUPT_COMPRESSION}, read errors as {@code IO_ERROR}, both naming {@code where}.
+   * CORRUPT_COMPRESSION}, read errors as {@code IO_ERROR}, both naming {@code where} (asked only
+   * then).
    */
-  public static InputStream open(InputStream raw, BlobCompression compression, String where)
-      throws IOException {
+  public static InputStream open(
+      InputStream raw, BlobCompression compression, Supplier<String> where) throws IOException {
     // Read errors of the stored bytes (a reset connection) stay I/O errors, which can be retried;
     // only what the decompressor itself rejects is a corrupt blob.
     InputStream stored =
@@ -24,13 +26,13 @@ public final class Decompressing {
             e ->
                 new BlobException(
                     BlobException.Reason.IO_ERROR,
-                    "reading " + where + " failed: " + e.getMessage(),
+                    "reading " + where.get() + " failed: " + e.getMessage(),
                     e));
     Function<IOException, BlobException> corrupt =
         e ->
             new BlobException(
                 BlobException.Reason.CORRUPT_COMPRESSION,
-                where
+                where.get()
                     + " is not a valid "
                     + compression.name().toLowerCase(Locale.ROOT)
                     + " stream: "

@@ -46,7 +46,7 @@ public abstract class ProbingBlobSource implements BlobSource {
   private InputStream tryOpen(BlobDigest digest, BlobCompression compression) throws IOException {
     String name = BlobLayout.relativeName(digest, compression);
     InputStream raw = openStored(name);
-    return raw == null ? null : Decompressing.open(raw, compression, where(name));
+    return raw == null ? null : Decompressing.open(raw, compression, () -> where(name));
   }
 
   @Override

@@ -4,6 +4,7 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
+import java.util.function.Supplier;
 
 /**
  * Hashes the bytes as they stream and, at end of stream, fails unless they match the expected
@@ -16,17 +17,18 @@ public final class VerifyingInputStream extends FilterInputStream {
 
   private final BlobDigest expected;
   private final long expectedSize;
-  private final String where;
+  private final Supplier<String> where; // made only for a message: a path costs on a hot path
   private final MessageDigest sha256 = BlobDigest.newSha256();
   private long count;
   private boolean verified;
 
   /**
    * @param expectedSize the declared size in bytes, or -1 when the item does not declare one
-   * @param where names the blob's location in error messages (a path or an S3 key)
+   * @param where names the blob's location in error messages (a path or an S3 key); asked only for
+   *     one
    */
   public VerifyingInputStream(
-      InputStream in, BlobDigest expected, long expectedSize, String where) {
+      InputStream in, BlobDigest expected, long expectedSize, Supplier<String> where) {
     super(in);
     this.expected = expected;
     this.expectedSize = expectedSize;
@@ -101,7 +103,7 @@ public final class VerifyingInputStream extends FilterInputStream {
           "blob "
               + expected
               + " at "
-              + where
+              + where.get()
               + " is longer than the "
               + expectedSize
               + " bytes its item declares");
@@ -118,7 +120,7 @@ public final class VerifyingInputStream extends FilterInputStream {
           "blob "
               + expected
               + " at "
-              + where
+              + where.get()
               + " has "
               + count
               + " bytes but its item declares "
@@ -128,7 +130,7 @@ public final class VerifyingInputStream extends FilterInputStream {
     if (!actual.equals(expected)) {
       throw new BlobException(
           BlobException.Reason.DIGEST_MISMATCH,
-          "blob at " + where + " should hash to " + expected + " but hashes to " + actual);
+          "blob at " + where.get() + " should hash to " + expected + " but hashes to " + actual);
     }
     verified = true;
   }

@@ -57,7 +57,8 @@ public abstract class BlobVolumeContract {
   }
 
   private static InputStream verified(byte[] bytes, BlobDigest digest) {
-    return new VerifyingInputStream(new ByteArrayInputStream(bytes), digest, bytes.length, "test");
+    return new VerifyingInputStream(
+        new ByteArrayInputStream(bytes), digest, bytes.length, () -> "test");
   }
 
   @Test

@@ -17,7 +17,8 @@ class VerifyingInputStreamTest {
   void passesMatchingContent() throws IOException {
     BlobDigest digest = BlobDigest.ofContent(CONTENT);
     try (var in =
-        new VerifyingInputStream(new ByteArrayInputStream(CONTENT), digest, CONTENT.length, "t")) {
+        new VerifyingInputStream(
+            new ByteArrayInputStream(CONTENT), digest, CONTENT.length, () -> "t")) {
       assertThat(in.readAllBytes()).isEqualTo(CONTENT);
       assertThat(in.count()).isEqualTo(CONTENT.length);
     }
@@ -26,7 +27,8 @@ class VerifyingInputStreamTest {
   @Test
   void skippedBytesAreStillHashed() throws IOException {
     BlobDigest digest = BlobDigest.ofContent(CONTENT);
-    try (var in = new VerifyingInputStream(new ByteArrayInputStream(CONTENT), digest, -1, "t")) {
+    try (var in =
+        new VerifyingInputStream(new ByteArrayInputStream(CONTENT), digest, -1, () -> "t")) {
       assertThat(in.skip(5)).isEqualTo(5);
       in.readAllBytes();
     }
@@ -38,7 +40,8 @@ class VerifyingInputStreamTest {
     assertThatThrownBy(
             () -> {
               try (var in =
-                  new VerifyingInputStream(new ByteArrayInputStream(CONTENT), other, -1, "where")) {
+                  new VerifyingInputStream(
+                      new ByteArrayInputStream(CONTENT), other, -1, () -> "where")) {
                 in.readAllBytes();
               }
             })
@@ -53,7 +56,8 @@ class VerifyingInputStreamTest {
     assertThatThrownBy(
             () -> {
               try (var in =
-                  new VerifyingInputStream(new ByteArrayInputStream(CONTENT), digest, 4, "w")) {
+                  new VerifyingInputStream(
+                      new ByteArrayInputStream(CONTENT), digest, 4, () -> "w")) {
                 in.readNBytes(10);
               }
             })

@@ -208,7 +208,7 @@ final class BlobTransfer {
     long size = content.size();
     if (declared != null) {
       try (InputStream in =
-          new VerifyingInputStream(content.open(), declared, size, content.describe())) {
+          new VerifyingInputStream(content.open(), declared, size, content::describe)) {
         return volume.write(declared, size, in);
       }
     }

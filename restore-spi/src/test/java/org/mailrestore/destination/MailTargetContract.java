@@ -178,7 +178,7 @@ public abstract class MailTargetContract {
             mostReadsAtOnce.accumulateAndGet(readsNow.incrementAndGet(), Math::max);
             try (InputStream in =
                 new VerifyingInputStream(
-                    new ByteArrayInputStream(b), digest, size, "contract blob " + digest)) {
+                    new ByteArrayInputStream(b), digest, size, () -> "contract blob " + digest)) {
               Thread.sleep(readMillis); // a slow source, where a test asks for one
               return reading.read(in);
             } finally {

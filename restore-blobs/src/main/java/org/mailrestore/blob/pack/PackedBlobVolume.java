@@ -132,7 +132,7 @@ public final class PackedBlobVolume implements BlobVolume {
     BlobCompression c =
         parts.length > 3 ? BlobCompression.fromName("." + parts[3]) : BlobCompression.NONE;
     InputStream raw = packs.read(parts[0], Long.parseLong(parts[1]), Long.parseLong(parts[2]));
-    return Decompressing.open(raw, c, packs.describe() + " " + locator);
+    return Decompressing.open(raw, c, () -> packs.describe() + " " + locator);
   }
 
   @Override

@@ -155,7 +155,7 @@ public final class S3BlobVolume implements BlobVolume {
     } catch (SdkException e) {
       throw S3Errors.io("reading", where, e);
     }
-    return Decompressing.open(raw, BlobCompression.fromName(blob.locator()), where);
+    return Decompressing.open(raw, BlobCompression.fromName(blob.locator()), () -> where);
   }
 
   @Override

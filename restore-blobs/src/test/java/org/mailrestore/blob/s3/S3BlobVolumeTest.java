@@ -82,7 +82,8 @@ class S3BlobVolumeTest {
             volume.write(
                 digest,
                 raw.length,
-                new VerifyingInputStream(new ByteArrayInputStream(raw), digest, raw.length, "t"));
+                new VerifyingInputStream(
+                    new ByteArrayInputStream(raw), digest, raw.length, () -> "t"));
         try (var in = volume.open(stored)) {
           assertThat(in.readAllBytes()).isEqualTo(raw);
         }
@@ -99,7 +100,7 @@ class S3BlobVolumeTest {
                     claimed,
                     raw.length,
                     new VerifyingInputStream(
-                        new ByteArrayInputStream(raw), claimed, raw.length, "t")))
+                        new ByteArrayInputStream(raw), claimed, raw.length, () -> "t")))
             .isInstanceOf(BlobException.class);
       }
       assertThat(visibleBlobNames()).isEmpty();
@@ -141,7 +142,7 @@ class S3BlobVolumeTest {
                     digest,
                     raw.length,
                     new VerifyingInputStream(
-                        new ByteArrayInputStream(raw), digest, raw.length, "t"))));
+                        new ByteArrayInputStream(raw), digest, raw.length, () -> "t"))));
       }
       for (int i = 0; i < blobs.size(); i++) {
         try (var in = volume.open(written.get(i).get())) {
