@@ -11,7 +11,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,9 +21,14 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * One file per blob under a local directory, named by {@link BlobLayout}.
  *
- * <p>A blob is written to a temporary file, forced to disk, then renamed to its final name, so a
- * reader never sees a partial blob under a digest name. {@link #sync()} forces the directories
- * whose entries changed, which makes the renames themselves durable.
+ * <p>A blob is written to a temporary file, then renamed to its final name, so a reader never sees
+ * a partial blob under a digest name while the process runs. {@link #sync()} forces the files
+ * written since the last one, several at once, then the directories whose entries changed, which
+ * makes the renames durable. Forcing each file as it was written made a source read one message
+ * after another (an mbox, an archive) wait for the disk once per message; forced together, the file
+ * system commits them in few journal writes. A crash before the sync may leave a digest's file cut
+ * short: no row names it (rows commit after the sync), and the next write of that digest replaces
+ * it.
  */
 public final class LocalBlobVolume implements BlobVolume {
 
@@ -32,6 +39,7 @@ public final class LocalBlobVolume implements BlobVolume {
   private final long compressionThreshold;
   private final Set<Path> createdDirectories = ConcurrentHashMap.newKeySet();
   private final Set<Path> directoriesToSync = ConcurrentHashMap.newKeySet();
+  private final Set<Path> filesToForce = ConcurrentHashMap.newKeySet();
   private final AtomicLong tempCounter = new AtomicLong();
 
   /** An uncompressed volume. */
@@ -68,8 +76,7 @@ public final class LocalBlobVolume implements BlobVolume {
         CountingOutputStream counted = new CountingOutputStream(Channels.newOutputStream(channel));
         OutputStream out = use.compress(new NonClosing(counted));
         rawSize = Streams.copy(content, out, sizeHint);
-        out.close(); // finishes the compressed frame; the channel stays open to be forced
-        channel.force(true);
+        out.close(); // finishes the compressed frame
         storedSize = counted.count();
       }
       publish(temp, target);
@@ -77,6 +84,7 @@ public final class LocalBlobVolume implements BlobVolume {
       Files.deleteIfExists(temp);
       throw e;
     }
+    filesToForce.add(target);
     directoriesToSync.add(directory);
     return new StoredBlob(digest, locator, rawSize, storedSize);
   }
@@ -117,13 +125,25 @@ public final class LocalBlobVolume implements BlobVolume {
     return file;
   }
 
+  /**
+   * One sync at a time: a sync that took another writer's files returns only once they are forced,
+   * so that writer's own sync, finding nothing left, can rely on them.
+   */
   @Override
-  public void sync() throws IOException {
-    for (Iterator<Path> it = directoriesToSync.iterator(); it.hasNext(); ) {
-      Path directory = it.next();
-      it.remove();
+  public synchronized void sync() throws IOException {
+    Fsync.files(drain(filesToForce));
+    for (Path directory : drain(directoriesToSync)) {
       Fsync.directory(directory);
     }
+  }
+
+  private static List<Path> drain(Set<Path> set) {
+    List<Path> taken = new ArrayList<>();
+    for (Iterator<Path> it = set.iterator(); it.hasNext(); ) {
+      taken.add(it.next());
+      it.remove();
+    }
+    return taken;
   }
 
   public Path root() {
