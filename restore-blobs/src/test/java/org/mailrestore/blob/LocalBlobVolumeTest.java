@@ -65,6 +65,21 @@ class LocalBlobVolumeTest {
   }
 
   @org.junit.jupiter.api.Test
+  void aBlobWhoseFileVanishedBeforeTheSyncFailsItSoNoRowNamesIt(@TempDir Path dir)
+      throws IOException {
+    LocalBlobVolume volume = new LocalBlobVolume(dir.resolve("volume"));
+    byte[] kept = "kept".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] lost = "lost".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    volume.write(BlobDigest.ofContent(kept), kept.length, new java.io.ByteArrayInputStream(kept));
+    StoredBlob gone =
+        volume.write(
+            BlobDigest.ofContent(lost), lost.length, new java.io.ByteArrayInputStream(lost));
+    Files.delete(volume.root().resolve(gone.locator()));
+    org.assertj.core.api.Assertions.assertThatThrownBy(volume::sync)
+        .isInstanceOf(java.nio.file.NoSuchFileException.class);
+  }
+
+  @org.junit.jupiter.api.Test
   void aVolumeWhoseDirectoryCannotBeCreatedFailsItsCheck(@TempDir Path dir) throws IOException {
     Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
     BlobVolume volume = new LocalBlobVolume(file.resolve("volume"));
