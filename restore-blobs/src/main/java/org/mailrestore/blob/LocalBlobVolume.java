@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One file per blob under a local directory, named by {@link BlobLayout}.
@@ -40,6 +41,7 @@ public final class LocalBlobVolume implements BlobVolume {
   private final Set<Path> createdDirectories = ConcurrentHashMap.newKeySet();
   private final Set<Path> directoriesToSync = ConcurrentHashMap.newKeySet();
   private final Set<Path> filesToForce = ConcurrentHashMap.newKeySet();
+  private final ReentrantLock syncing = new ReentrantLock();
   private final AtomicLong tempCounter = new AtomicLong();
 
   /** An uncompressed volume. */
@@ -127,13 +129,20 @@ public final class LocalBlobVolume implements BlobVolume {
 
   /**
    * One sync at a time: a sync that took another writer's files returns only once they are forced,
-   * so that writer's own sync, finding nothing left, can rely on them.
+   * so that writer's own sync, finding nothing left, can rely on them. A lock rather than {@code
+   * synchronized}: on JDK 21 a virtual thread waiting for a monitor holds its carrier, and the
+   * forcing threads need carriers.
    */
   @Override
-  public synchronized void sync() throws IOException {
-    Fsync.files(drain(filesToForce));
-    for (Path directory : drain(directoriesToSync)) {
-      Fsync.directory(directory);
+  public void sync() throws IOException {
+    syncing.lock();
+    try {
+      Fsync.files(drain(filesToForce));
+      for (Path directory : drain(directoriesToSync)) {
+        Fsync.directory(directory);
+      }
+    } finally {
+      syncing.unlock();
     }
   }
 
