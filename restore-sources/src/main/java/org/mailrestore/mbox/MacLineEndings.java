@@ -12,12 +12,13 @@ import java.io.SequenceInputStream;
  * stays. The length does not change, so a Content-Length still leads where it did. Without this the
  * whole file is one line, and its first separator line would swallow every message.
  */
-final class MacLineEndings extends FilterInputStream {
+final class MacLineEndings extends InputStream {
 
+  private final InputStream in;
   private int held = -1; // the byte read after a CR at the end of a read, for the next one
 
   private MacLineEndings(InputStream in) {
-    super(in);
+    this.in = in;
   }
 
   /**
@@ -115,26 +116,12 @@ final class MacLineEndings extends FilterInputStream {
   }
 
   @Override
-  public long skip(long n) throws IOException {
-    byte[] discard = new byte[8192];
-    long skipped = 0;
-    while (skipped < n) {
-      int r = read(discard, 0, (int) Math.min(discard.length, n - skipped));
-      if (r < 0) {
-        break;
-      }
-      skipped += r;
-    }
-    return skipped;
-  }
-
-  @Override
   public int available() throws IOException {
     return (held >= 0 ? 1 : 0) + in.available();
   }
 
   @Override
-  public boolean markSupported() {
-    return false;
+  public void close() throws IOException {
+    in.close();
   }
 }

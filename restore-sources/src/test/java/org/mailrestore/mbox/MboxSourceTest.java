@@ -69,6 +69,29 @@ class MboxSourceTest {
     }
   }
 
+  /**
+   * Messages by subject in the order they passed, with their bytes, and the entries that failed.
+   */
+  private record Passed(Map<String, byte[]> bytes, List<ItemEntry.Undecodable> failed) {}
+
+  private static Passed pass(MailSource source) throws IOException {
+    Map<String, byte[]> bytes = new java.util.LinkedHashMap<>();
+    List<ItemEntry.Undecodable> failed = new ArrayList<>();
+    try (ItemStream stream = source.items(ALICE, EnumSet.of(ItemType.MESSAGE))) {
+      while (stream.hasNext()) {
+        switch (stream.next()) {
+          case ItemEntry.Decoded d -> {
+            try (InputStream in = d.passing().open()) {
+              bytes.put(d.item().latest().orElseThrow().subject(), in.readAllBytes());
+            }
+          }
+          case ItemEntry.Undecodable u -> failed.add(u);
+        }
+      }
+    }
+    return new Passed(bytes, failed);
+  }
+
   private static Read read(MailSource source) throws IOException {
     Map<String, Revision> messages = new HashMap<>();
     Map<Integer, Revision> folders = new HashMap<>();
@@ -237,24 +260,16 @@ class MboxSourceTest {
     }
     byte[] whole = gzip(mbox(messages));
     Files.write(root.resolve("Inbox.gz"), java.util.Arrays.copyOf(whole, whole.length / 2));
-    List<String> restored = new ArrayList<>();
-    List<ItemEntry.Undecodable> failed = new ArrayList<>();
-    try (MailSource source = open(root, "tags");
-        ItemStream stream = source.items(ALICE, EnumSet.of(ItemType.MESSAGE))) {
-      while (stream.hasNext()) {
-        switch (stream.next()) {
-          case ItemEntry.Decoded d -> {
-            try (InputStream in = d.passing().open()) {
-              assertThat(in.readAllBytes()).isEqualTo(messages[restored.size()]);
-            }
-            restored.add(d.item().latest().orElseThrow().subject());
-          }
-          case ItemEntry.Undecodable u -> failed.add(u);
-        }
-      }
+    Passed passed;
+    try (MailSource source = open(root, "tags")) {
+      passed = pass(source);
+    }
+    List<byte[]> restored = List.copyOf(passed.bytes().values());
+    for (int i = 0; i < restored.size(); i++) {
+      assertThat(restored.get(i)).isEqualTo(messages[i]);
     }
     assertThat(restored).hasSizeBetween(10, 30);
-    assertThat(failed)
+    assertThat(passed.failed())
         .singleElement()
         .satisfies(u -> {
           assertThat(u.location()).isEqualTo("Inbox.gz");
@@ -283,28 +298,17 @@ class MboxSourceTest {
             MboxFiles.resolve(
                 PathFence.NONE, Compression.NONE, root.resolve("Exported"), MboxDialect.AUTO))
         .isEqualTo(MboxDialect.MBOXCL2);
-    Map<String, byte[]> restored = new HashMap<>();
-    List<ItemEntry.Undecodable> failed = new ArrayList<>();
-    try (MailSource source = open(root, "tags");
-        ItemStream stream = source.items(ALICE, EnumSet.of(ItemType.MESSAGE))) {
-      while (stream.hasNext()) {
-        switch (stream.next()) {
-          case ItemEntry.Decoded d -> {
-            try (InputStream in = d.passing().open()) {
-              restored.put(d.item().latest().orElseThrow().subject(), in.readAllBytes());
-            }
-          }
-          case ItemEntry.Undecodable u -> failed.add(u);
-        }
-      }
+    Passed passed;
+    try (MailSource source = open(root, "tags")) {
+      passed = pass(source);
       assertThat(source.problems(ALICE))
           .singleElement()
           .satisfies(p -> assertThat(p.location()).isEqualTo("notes"));
     }
-    assertThat(restored).containsOnlyKeys("a", "b");
-    assertThat(restored.get("a")).isEqualTo(a);
-    assertThat(restored.get("b")).isEqualTo(b);
-    assertThat(failed)
+    assertThat(passed.bytes()).containsOnlyKeys("a", "b");
+    assertThat(passed.bytes().get("a")).isEqualTo(a);
+    assertThat(passed.bytes().get("b")).isEqualTo(b);
+    assertThat(passed.failed())
         .singleElement()
         .satisfies(u -> {
           assertThat(u.location()).isEqualTo("Exported (bytes 0 to " + banner.length + ")");
