@@ -105,7 +105,7 @@ final class ArchiveCommand implements Callable<Integer> {
       report.context("accounts", accounts);
       report.context("archive bytes (gzip)", archiveBytes);
       report.context("restore JVM", "-Xmx" + heap + ", after one unmeasured warm-up restore");
-      report.context("volume", "packed-local");
+      report.context("volume", "packed-local; S3 objects (one per blob) in the third pair");
       Map<String, String> pairs = new java.util.LinkedHashMap<>();
       // Local runs last seconds, so one pair is noisy: alternate the two, keep each one's median.
       List<RestoreRun.Result> backupRuns = new ArrayList<>();
@@ -166,6 +166,31 @@ final class ArchiveCommand implements Callable<Integer> {
           Report.Row s3Limit = row(report, group, "backup v1 in a bucket", backupS3, null);
           Report.Row s3Tgz = row(report, group, "Zimbra archives in a bucket", tgzS3, s3Limit);
           pairs.put(group, ratio(s3Tgz, s3Limit));
+          // Into a volume of one object per blob, from disk: what passes in an archive is stored
+          // as it passes, where a backup's blobs are copied by a cluster's copiers.
+          String intoS3 = "into S3 objects +" + latencyMillis + " ms";
+          RestoreRun.Result backupIntoS3 =
+              restore(
+                  RestoreRun.backup(backup.toString()),
+                  endpoint,
+                  work,
+                  "s3vol-backup",
+                  machine,
+                  VolumeSpec.Kind.S3,
+                  "s3://" + bucket + "/volume-backup");
+          RestoreRun.Result tgzIntoS3 =
+              restore(
+                  RestoreRun.source(ZimbraTgzKind.NAME, archives.toString()),
+                  endpoint,
+                  work,
+                  "s3vol-tgz",
+                  machine,
+                  VolumeSpec.Kind.S3,
+                  "s3://" + bucket + "/volume-tgz");
+          Report.Row intoS3Limit = row(report, intoS3, "backup v1 directory", backupIntoS3, null);
+          Report.Row intoS3Tgz =
+              row(report, intoS3, "Zimbra archives (.tgz)", tgzIntoS3, intoS3Limit);
+          pairs.put(intoS3, ratio(intoS3Tgz, intoS3Limit));
         }
       }
       report.restoreFigures(tgzLocal);
@@ -209,6 +234,25 @@ final class ArchiveCommand implements Callable<Integer> {
   private RestoreRun.Result restore(
       SourceSpec source, RestoreRun.S3Endpoint s3, Path work, String purpose, Concurrency machine)
       throws Exception {
+    return restore(
+        source,
+        s3,
+        work,
+        purpose,
+        machine,
+        VolumeSpec.Kind.PACKED_LOCAL,
+        work.resolve("volume-" + purpose).toString());
+  }
+
+  private RestoreRun.Result restore(
+      SourceSpec source,
+      RestoreRun.S3Endpoint s3,
+      Path work,
+      String purpose,
+      Concurrency machine,
+      VolumeSpec.Kind volumeKind,
+      String volume)
+      throws Exception {
     String password = mariadb.password();
     try (BenchDatabase warmup =
             new BenchDatabase(
@@ -221,8 +265,8 @@ final class ArchiveCommand implements Callable<Integer> {
               mariadb.user,
               password,
               source,
-              work.resolve("volume-" + purpose).toString(),
-              VolumeSpec.Kind.PACKED_LOCAL,
+              volume,
+              volumeKind,
               1000,
               machine.accounts(),
               machine.clustersPerAccount(),

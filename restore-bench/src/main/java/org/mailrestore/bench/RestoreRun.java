@@ -43,7 +43,7 @@ public final class RestoreRun {
    * What the parent asks for.
    *
    * @param source what to restore (an s3:// location names the profile {@link #S3_PROFILE})
-   * @param s3 the S3 endpoint of an s3:// source; null for a local one
+   * @param s3 the S3 endpoint of an s3:// source or volume; null when both are local
    * @param warmupJdbcUrl when set, a database the same source is first restored into, unmeasured
    */
   record Params(
@@ -189,7 +189,14 @@ public final class RestoreRun {
     Concurrency concurrency =
         new Concurrency(p.accounts(), p.clustersPerAccount(), p.blobTransfers());
     VolumeSpec spec =
-        new VolumeSpec("bench", p.volumeKind(), volume, BlobCompression.NONE, 0, 0, null);
+        new VolumeSpec(
+            "bench",
+            p.volumeKind(),
+            volume,
+            BlobCompression.NONE,
+            0,
+            0,
+            p.volumeKind().isS3() ? S3_PROFILE : null);
     try (Restores restores =
         Restores.builder()
             .database(jdbcUrl, p.user(), p.password())
