@@ -25,15 +25,21 @@ import org.mailrestore.source.ItemEntry;
 import org.mailrestore.source.ItemStream;
 import org.mailrestore.testkit.TestDatabase;
 
-/** Restores of one backup into one test database, run as CLI processes: the crash tests' setup. */
+/** Restores of one source into one test database, run as CLI processes: the crash tests' setup. */
 final class RestoreProcesses {
 
-  final Path backup;
+  final List<String> source;
   final Path volume;
   final TestDatabase database;
 
+  /** Restores of a backup in our format. */
   RestoreProcesses(Path backup, Path volume, TestDatabase database) {
-    this.backup = backup;
+    this(List.of("--backup", backup.toString()), volume, database);
+  }
+
+  /** Restores of any source, named by its flags ({@code --mbox PATH --mbox-account A}). */
+  RestoreProcesses(List<String> source, Path volume, TestDatabase database) {
+    this.source = List.copyOf(source);
     this.volume = volume;
     this.database = database;
   }
@@ -82,7 +88,8 @@ final class RestoreProcesses {
 
   /** {@code restore run} arguments, with a short lease so that takeovers are quick. */
   List<String> restoreArgs(String... extra) {
-    List<String> args = new ArrayList<>(List.of("restore", "run", "--backup", backup.toString()));
+    List<String> args = new ArrayList<>(List.of("restore", "run"));
+    args.addAll(source);
     args.addAll(Cli.store(database, volume));
     args.addAll(List.of("--cluster-size", "100", "--lease-seconds", "3"));
     args.addAll(List.of(extra));
@@ -98,7 +105,9 @@ final class RestoreProcesses {
   }
 
   Cli.Result verify() {
-    return Cli.verify(backup, database, volume);
+    List<String> args = new ArrayList<>(List.of("verify"));
+    args.addAll(source);
+    return Cli.run(Cli.args(args, Cli.store(database, volume)));
   }
 
   long count(String sql) throws Exception {

@@ -16,9 +16,15 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
@@ -27,6 +33,7 @@ import org.mailrestore.blob.StoredBlob;
 import org.mailrestore.blob.VerifyingInputStream;
 import org.mailrestore.destination.ClusterJournal;
 import org.mailrestore.destination.ItemBatch.ItemToWrite;
+import org.mailrestore.destination.ItemBatch.Staged;
 import org.mailrestore.destination.WriteContext;
 import org.mailrestore.kind.FailureReason;
 import org.mailrestore.source.Passing;
@@ -35,7 +42,8 @@ import org.mailrestore.source.Passing;
  * A cluster's blobs, into the volume: each digest the volume lacks is copied once (in parallel,
  * within the engine's bounds on copies in flight), verified while it streams; then the volume is
  * synced and the blobs recorded, so no row can commit before its blob is durable. A digest the
- * volume holds already is a dedup hit.
+ * volume holds already is a dedup hit. Content that passes (an mbox, an archive) is staged as it
+ * passes, written behind its reader ({@link WriteBehind}); its cluster collects the writes.
  */
 final class BlobTransfer {
 
@@ -46,12 +54,22 @@ final class BlobTransfer {
   private final int volumeId;
   private final VolumeStore volumes;
   private final WriteContext context;
+  private final WriteBehind behind;
 
-  BlobTransfer(BlobVolume volume, int volumeId, VolumeStore volumes, WriteContext context) {
+  /** Writes behind still running: the writer waits for them as it closes. */
+  private final Set<Future<StoredBlob>> running = ConcurrentHashMap.newKeySet();
+
+  BlobTransfer(
+      BlobVolume volume,
+      int volumeId,
+      VolumeStore volumes,
+      WriteContext context,
+      WriteBehind behind) {
     this.volume = volume;
     this.volumeId = volumeId;
     this.volumes = volumes;
     this.context = context;
+    this.behind = behind;
   }
 
   /** A blob copied, or why not. */
@@ -68,14 +86,13 @@ final class BlobTransfer {
     Map<ItemToWrite, StoredBlob> result = new IdentityHashMap<>(items.size());
     Map<BlobDigest, List<ItemToWrite>> byDigest = new LinkedHashMap<>();
     List<StoredBlob> newBlobs = new ArrayList<>();
+    List<ItemToWrite> staged = new ArrayList<>();
     for (ItemToWrite item : items) {
       if (!item.hasContent()) {
         continue;
       }
       if (item.staged() != null) {
-        StoredBlob blob = (StoredBlob) item.staged().handle();
-        result.put(item, blob);
-        newBlobs.add(blob);
+        staged.add(item);
       } else {
         byDigest.computeIfAbsent(item.state().digest(), d -> new ArrayList<>()).add(item);
       }
@@ -124,6 +141,15 @@ final class BlobTransfer {
       }
     }
     journal.dedupHits(dedupHits);
+    for (ItemToWrite item : staged) {
+      Copied written = collect(item.staged());
+      if (written.blob() == null) {
+        journal.failed(item, written.reason(), written.detail());
+      } else {
+        result.put(item, written.blob());
+        newBlobs.add(written.blob());
+      }
+    }
     if (!newBlobs.isEmpty()) {
       try {
         volume.sync();
@@ -201,15 +227,22 @@ final class BlobTransfer {
   }
 
   /**
-   * Writes content as it passes: with a declared digest, checked as it streams; without one, its
-   * digest is computed first (in memory for small content, through a spool file for large).
+   * Takes content as it passes. With a declared digest it is checked as it is read, and a mismatch
+   * fails here; without one, its digest is computed first (in memory for small content, through a
+   * spool file for large). Then it is written behind its reader when {@link WriteBehind} takes it,
+   * otherwise at once.
    */
-  StoredBlob stage(Passing content, BlobDigest declared) throws IOException {
+  Staged stage(Passing content, BlobDigest declared) throws IOException {
     long size = content.size();
     if (declared != null) {
       try (InputStream in =
           new VerifyingInputStream(content.open(), declared, size, content::describe)) {
-        return volume.write(declared, size, in);
+        if (size >= 0 && behind.takes(size)) {
+          byte[] bytes = in.readNBytes((int) size);
+          in.read(); // the end, where the digest and size are checked: -1, or it throws
+          return writeBehind(declared, bytes, content);
+        }
+        return written(volume.write(declared, size, in));
       }
     }
     MessageDigest sha = BlobDigest.newSha256();
@@ -217,7 +250,10 @@ final class BlobTransfer {
       byte[] head = raw.readNBytes(IN_MEMORY + 1);
       if (head.length <= IN_MEMORY) {
         BlobDigest digest = BlobDigest.of(sha.digest());
-        return volume.write(digest, head.length, new ByteArrayInputStream(head));
+        if (behind.takes(head.length)) {
+          return writeBehind(digest, head, content);
+        }
+        return written(volume.write(digest, head.length, new ByteArrayInputStream(head)));
       }
       Path spool = Files.createTempFile("mailrestore-spool", ".eml");
       try {
@@ -228,10 +264,91 @@ final class BlobTransfer {
         }
         BlobDigest digest = BlobDigest.of(sha.digest());
         try (InputStream in = new BufferedInputStream(Files.newInputStream(spool), 1 << 16)) {
-          return volume.write(digest, total, in);
+          return written(volume.write(digest, total, in));
         }
       } finally {
         Files.deleteIfExists(spool);
+      }
+    }
+  }
+
+  private static Staged written(StoredBlob blob) {
+    return new Staged(blob.digest(), blob.rawSize(), CompletableFuture.completedFuture(blob));
+  }
+
+  /**
+   * Writes content held in memory on the io threads, once there is room for it: the reader goes on
+   * while the volume writes (an S3 volume's round trip per blob would otherwise be waited out once
+   * per message).
+   */
+  private Staged writeBehind(BlobDigest digest, byte[] bytes, Passing content) throws IOException {
+    int size = bytes.length;
+    behind.enter(size);
+    FutureTask<StoredBlob> write =
+        new FutureTask<>(
+            () -> {
+              try {
+                return volume.write(digest, size, new ByteArrayInputStream(bytes));
+              } catch (BlobException e) {
+                throw e;
+              } catch (IOException e) {
+                throw new IOException(
+                    content.describe() + ": not written to the volume: " + e.getMessage(), e);
+              }
+            }) {
+          @Override
+          protected void done() {
+            running.remove(this);
+            behind.leave(size);
+          }
+        };
+    running.add(write);
+    try {
+      context.io().execute(write);
+    } catch (RejectedExecutionException e) {
+      write.cancel(false);
+      throw new IOException("the restore is stopping: content not written", e);
+    }
+    return new Staged(digest, size, write);
+  }
+
+  /** The end of a staged write: the blob, or why not. */
+  @SuppressWarnings("unchecked")
+  private static Copied collect(Staged staged) throws SQLException {
+    try {
+      return new Copied(((Future<StoredBlob>) staged.handle()).get(), null, null);
+    } catch (ExecutionException e) {
+      switch (e.getCause()) {
+        case BlobException blob -> {
+          return new Copied(null, FailureReason.of(blob.reason()), blob.getMessage());
+        }
+        case IOException io -> {
+          return new Copied(null, FailureReason.BLOB_IO, io.getMessage());
+        }
+        case RuntimeException unchecked -> throw unchecked;
+        case Error error -> throw error;
+        default -> throw new SQLException(e.getCause());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SQLException("interrupted while writing staged content", e);
+    }
+  }
+
+  /**
+   * Waits for the writes behind still running (their items may have been skipped, or the account
+   * stopped): nothing of this account still writes once its writer is closed. A blob no cluster
+   * recorded stays unreferenced, as after a crash.
+   */
+  void settle() {
+    for (Future<StoredBlob> write : List.copyOf(running)) {
+      try {
+        write.get();
+      } catch (ExecutionException | CancellationException e) {
+        // Not restored: nothing refers to it, and its item was reported where it was left out.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
       }
     }
   }

@@ -29,6 +29,7 @@ public final class MailstoreTarget implements MailTarget {
   private final int volumeId;
   private final MailstoreProvisioning provisioning;
   private final MailstoreShares shares;
+  private final WriteBehind writeBehind;
   private MailstoreReadBack readBack;
 
   private MailstoreTarget(
@@ -38,6 +39,7 @@ public final class MailstoreTarget implements MailTarget {
     this.spec = spec;
     this.volume = volume;
     this.volumeId = volumeId;
+    this.writeBehind = new WriteBehind(spec == null ? 0 : spec.packedUpTo());
     ProvisioningStore store = new ProvisioningStore(dataSource);
     this.provisioning = new MailstoreProvisioning(store);
     this.shares = new MailstoreShares(store, new SharesStore(dataSource));
@@ -96,7 +98,8 @@ public final class MailstoreTarget implements MailTarget {
   @Override
   public MailboxWriter mailbox(ProvisionedAccount account, WriteContext context)
       throws SQLException, IOException {
-    return new MailstoreWriter(dataSource, account, writableVolume(), volumeId, context);
+    return new MailstoreWriter(
+        dataSource, account, writableVolume(), volumeId, context, writeBehind);
   }
 
   @Override

@@ -47,14 +47,16 @@ final class MailstoreWriter implements MailboxWriter {
       ProvisionedAccount account,
       BlobVolume volume,
       int volumeId,
-      WriteContext context)
+      WriteContext context,
+      WriteBehind behind)
       throws SQLException {
     this.mailboxes = new MailboxStore(dataSource);
     this.mailbox = account.key();
     this.volumeId = volumeId;
     this.ids = new IdAllocator(mailboxes.nextFreeItemId(mailbox));
     this.tags = new TagRegistry(mailboxes, mailbox, ids);
-    this.transfer = new BlobTransfer(volume, volumeId, new VolumeStore(dataSource), context);
+    this.transfer =
+        new BlobTransfer(volume, volumeId, new VolumeStore(dataSource), context, behind);
   }
 
   @Override
@@ -119,8 +121,7 @@ final class MailstoreWriter implements MailboxWriter {
 
   @Override
   public Staged stage(ItemType type, Passing content, BlobDigest declared) throws IOException {
-    StoredBlob blob = transfer.stage(content, declared);
-    return new Staged(blob.digest(), blob.rawSize(), blob);
+    return transfer.stage(content, declared);
   }
 
   @Override
@@ -159,6 +160,11 @@ final class MailstoreWriter implements MailboxWriter {
   @Override
   public void finish() throws SQLException {
     mailboxes.raiseItemIdCheckpoint(mailbox, ids.highest());
+  }
+
+  @Override
+  public void close() {
+    transfer.settle();
   }
 
   /**

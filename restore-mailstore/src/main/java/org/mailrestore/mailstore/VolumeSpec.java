@@ -75,8 +75,13 @@ public record VolumeSpec(
         location,
         compression.name().toLowerCase(Locale.ROOT),
         compressionThreshold,
-        kind == Kind.PACKED_LOCAL || kind == Kind.PACKED_S3 ? packThreshold : 0,
+        packedUpTo(),
         s3Profile);
+  }
+
+  /** The largest blob appended to a pack; 0 for a kind without packs. */
+  public int packedUpTo() {
+    return kind == Kind.PACKED_LOCAL || kind == Kind.PACKED_S3 ? packThreshold : 0;
   }
 
   static VolumeSpec fromRow(VolumeRow row) {

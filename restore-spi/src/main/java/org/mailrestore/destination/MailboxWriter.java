@@ -27,7 +27,9 @@ public interface MailboxWriter extends AutoCloseable {
 
   /**
    * Takes content that can be read only now (it passes in an archive read once) and keeps it for
-   * the cluster that will hold its item: stored (a blob volume) or spooled.
+   * the cluster that will hold its item: stored (a blob volume), being stored (the cluster waits
+   * for the write and fails the item alone if it failed), or spooled. The engine does not stage the
+   * content of an item an earlier run restored into the mailbox.
    *
    * @param type the type of the item the content is of
    * @param declared the digest the source declares, or null when it declares none

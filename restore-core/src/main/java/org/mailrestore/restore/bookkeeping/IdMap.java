@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -16,7 +17,7 @@ import org.mailrestore.sql.Sql;
 
 /**
  * The map from source item ids to restored ids, per target mailbox and source account: what makes
- * re-runs skip, what phase 3 and {@code verify} follow. Keyed lookups only.
+ * re-runs skip, what phase 3 and {@code verify} follow. Keyed lookups, and key ranges.
  */
 public final class IdMap {
 
@@ -91,6 +92,46 @@ public final class IdMap {
         });
     return mapped;
   }
+
+  /**
+   * Every source id restored in the id space, ascending: read in pages, so a mailbox of millions
+   * costs its ids (4 bytes each) and never a result set of them at once.
+   */
+  public int[] restoredIds(IdSpace space) throws SQLException {
+    return Sql.withConnection(
+        dataSource,
+        c -> {
+          int[] ids = new int[1024];
+          int count = 0;
+          int after = Integer.MIN_VALUE;
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT old_id FROM restore_id_map WHERE target_key = ? AND source_id = ?"
+                      + " AND old_id > ? ORDER BY old_id LIMIT "
+                      + ID_PAGE)) {
+            int page;
+            do {
+              ps.setInt(1, space.targetKey());
+              ps.setInt(2, space.sourceRef());
+              ps.setInt(3, after);
+              page = 0;
+              try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                  if (count == ids.length) {
+                    ids = Arrays.copyOf(ids, count * 2);
+                  }
+                  after = rs.getInt(1);
+                  ids[count++] = after;
+                  page++;
+                }
+              }
+            } while (page == ID_PAGE);
+          }
+          return Arrays.copyOf(ids, count);
+        });
+  }
+
+  private static final int ID_PAGE = 50_000;
 
   /** Forgets every mapping into a mailbox that was emptied (the replace policy). */
   public void forget(int targetKey) throws SQLException {

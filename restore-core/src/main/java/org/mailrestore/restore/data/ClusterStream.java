@@ -3,6 +3,7 @@ package org.mailrestore.restore.data;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
@@ -55,6 +56,7 @@ final class ClusterStream {
   private final ClusterCommit commit;
   private final FolderPass.FolderMap folders;
   private final String sourceId;
+  private int @Nullable [] restoredIds; // ascending, read at the first content that passes
 
   ClusterStream(
       OperationRun run,
@@ -186,13 +188,13 @@ final class ClusterStream {
   /**
    * An entry as read; content that passes now is staged in the target before the stream moves on.
    */
-  private Read read(ItemEntry entry) {
+  private Read read(ItemEntry entry) throws SQLException {
     if (!(entry instanceof ItemEntry.Decoded d) || d.passing() == null) {
       return new Read(entry, null, null, null);
     }
     Optional<Revision> state = run.pointInTime().select(d.item());
-    if (state.isEmpty() || !d.item().type().hasBlob()) {
-      return new Read(entry, null, null, null);
+    if (state.isEmpty() || !d.item().type().hasBlob() || restoredBefore(d.item().id())) {
+      return new Read(entry, null, null, null); // restored before: its cluster skips it
     }
     try {
       return new Read(
@@ -206,6 +208,26 @@ final class ClusterStream {
           FailureReason.SOURCE_UNREADABLE,
           d.passing().describe() + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * Whether an earlier run restored the item into this mailbox: its content, passing again, is not
+   * staged again (a packed volume would keep a second copy nothing refers to, an S3 volume would be
+   * sent it again). The ids are read once, at the first content that passes.
+   */
+  private boolean restoredBefore(int itemId) throws SQLException {
+    if (account.fresh()) {
+      return false;
+    }
+    if (restoredIds == null) {
+      restoredIds =
+          records
+              .db()
+              .call(
+                  "looking up restored items",
+                  () -> records.books().idMap().restoredIds(account.provisionedIdSpace()));
+    }
+    return Arrays.binarySearch(restoredIds, itemId) >= 0;
   }
 
   private boolean submit(ClustersInFlight inFlight, int seq, List<Read> batch) throws SQLException {

@@ -1,0 +1,141 @@
+package org.mailrestore.mailstore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mailrestore.blob.BlobDigest;
+import org.mailrestore.blob.PathFence;
+import org.mailrestore.mbox.MboxSourceKind;
+import org.mailrestore.mbox.MboxWriter;
+import org.mailrestore.restore.FailureRecord;
+import org.mailrestore.restore.OperationState;
+import org.mailrestore.restore.OperationSummary;
+import org.mailrestore.restore.RestoreFixture;
+import org.mailrestore.restore.RestoreRequest;
+import org.mailrestore.restore.coordination.RestoreEngine;
+import org.mailrestore.source.SourceSpec;
+import org.mailrestore.verify.Verifier;
+
+/**
+ * Content that passes (an mbox's messages) is written behind its reader (decision 0079): a write
+ * the volume refuses fails its message alone, with the reason, and a re-run brings it back once.
+ */
+class PassingContentTest {
+
+  @TempDir Path dir;
+
+  /**
+   * An mbox of {@code count} small messages, as {@code mail/Inbox}; the digests of its messages.
+   */
+  private List<BlobDigest> mbox(int count) throws Exception {
+    byte[][] parts = new byte[count][];
+    List<BlobDigest> digests = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      byte[] message =
+          ("Subject: message " + i + "\n\nbody " + i + "\n").getBytes(StandardCharsets.UTF_8);
+      digests.add(BlobDigest.ofContent(message));
+      parts[i] = MboxWriter.mboxrd(message, "From - Mon May 14 23:39:00 2001");
+    }
+    Path mbox = dir.resolve("mail").resolve("Inbox");
+    Files.createDirectories(mbox.getParent());
+    Files.write(mbox, MboxWriter.concat(parts));
+    return digests;
+  }
+
+  private static RestoreFixture fixture(VolumeSpec volume) throws Exception {
+    return new RestoreFixture(
+        MailstoreKind.of(volume), false, RestoreEngine.DEFAULT_LEASE_SECONDS, PathFence.NONE);
+  }
+
+  private SourceSpec source() {
+    return MboxSourceKind.of(dir.resolve("mail"), "alice@example.org", "mboxrd", "tags");
+  }
+
+  @Test
+  void aMessageTheVolumeRefusesFailsAloneAndARerunBringsItBack() throws Exception {
+    int count = 300;
+    List<BlobDigest> digests = mbox(count);
+    // A file where the volume's directory for one shard goes: each write there fails, for real.
+    Path volume = Files.createDirectories(dir.resolve("volume"));
+    String blocked = digests.get(17).shard();
+    Files.writeString(volume.resolve(blocked), "in the way");
+    Set<Integer> refused = new HashSet<>();
+    for (int i = 0; i < count; i++) {
+      if (digests.get(i).shard().equals(blocked)) {
+        refused.add(i);
+      }
+    }
+    SourceSpec source = source();
+    try (RestoreFixture f = fixture(VolumeSpec.local("default", volume.toString()))) {
+      OperationSummary first = f.restore(RestoreRequest.of(source).withClusterSize(50));
+      assertThat(first.state()).as(first.message()).isEqualTo(OperationState.PARTIAL);
+      assertThat(first.counts().itemsFailed()).isEqualTo(refused.size());
+      assertThat(f.count("SELECT COUNT(*) FROM mail_item WHERE type = 5"))
+          .as("every other message restored")
+          .isEqualTo(count - refused.size());
+      List<FailureRecord> failures = f.engine.bookkeeping().failures().list(first.id(), 0, 100);
+      assertThat(failures).hasSize(refused.size());
+      assertThat(failures)
+          .allSatisfy(r -> {
+            assertThat(r.reason()).isEqualTo("BLOB_IO");
+            assertThat(r.detail()).contains("Inbox").contains("not written to the volume");
+          });
+
+      Files.delete(volume.resolve(blocked));
+      OperationSummary again = f.restore(RestoreRequest.of(source).withClusterSize(50));
+      assertThat(again.state()).as(again.message()).isEqualTo(OperationState.COMPLETED);
+      assertThat(again.counts().itemsRestored()).isEqualTo(refused.size());
+      assertThat(f.count("SELECT COUNT(*) FROM mail_item WHERE type = 5"))
+          .as("each message once")
+          .isEqualTo(count);
+      assertThat(f.verify(source, Verifier.Options.defaults()).differences()).isEmpty();
+    }
+  }
+
+  /**
+   * A re-run reads the mbox again, and the content of the messages it restored before passes again:
+   * it is not written again (a packed volume would keep a copy nothing refers to).
+   */
+  @Test
+  void aRerunWritesNothingOfWhatItRestoredBefore() throws Exception {
+    mbox(200);
+    Path volume = dir.resolve("volume");
+    VolumeSpec packed =
+        new VolumeSpec(
+            "default",
+            VolumeSpec.Kind.PACKED_LOCAL,
+            volume.toString(),
+            org.mailrestore.blob.BlobCompression.NONE,
+            0,
+            0,
+            null);
+    try (RestoreFixture f = fixture(packed)) {
+      OperationSummary first = f.restore(RestoreRequest.of(source()).withClusterSize(50));
+      assertThat(first.state()).as(first.message()).isEqualTo(OperationState.COMPLETED);
+      long bytes = bytesUnder(volume);
+      assertThat(bytes).isPositive();
+
+      OperationSummary again = f.restore(RestoreRequest.of(source()).withClusterSize(50));
+      assertThat(again.state()).as(again.message()).isEqualTo(OperationState.COMPLETED);
+      assertThat(again.counts().itemsSkipped()).isEqualTo(200);
+      assertThat(again.counts().itemsRestored()).isZero();
+      assertThat(bytesUnder(volume)).as("the volume holds what it held").isEqualTo(bytes);
+      assertThat(f.verify(source(), Verifier.Options.defaults()).differences()).isEmpty();
+    }
+  }
+
+  private static long bytesUnder(Path root) throws Exception {
+    try (Stream<Path> files = Files.walk(root)) {
+      return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    }
+  }
+}
