@@ -29,6 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.blob.BlobVolume;
+import org.mailrestore.blob.IoErrors;
 import org.mailrestore.blob.StoredBlob;
 import org.mailrestore.blob.VerifyingInputStream;
 import org.mailrestore.destination.ClusterJournal;
@@ -222,7 +223,8 @@ final class BlobTransfer {
     } catch (BlobException e) {
       return new Copied(null, FailureReason.of(e.reason()), e.getMessage());
     } catch (IOException e) {
-      return new Copied(null, FailureReason.BLOB_IO, "blob " + digest + ": " + e.getMessage());
+      return new Copied(
+          null, FailureReason.BLOB_IO, "blob " + digest + ": " + IoErrors.describe(e));
     }
   }
 
@@ -240,7 +242,7 @@ final class BlobTransfer {
         if (size >= 0 && behind.takes(size)) {
           byte[] bytes = in.readNBytes((int) size);
           in.read(); // the end, where the digest and size are checked: -1, or it throws
-          return writeBehind(declared, bytes, content);
+          return writeBehind(declared, bytes);
         }
         return written(volume.write(declared, size, in));
       }
@@ -251,7 +253,7 @@ final class BlobTransfer {
       if (head.length <= IN_MEMORY) {
         BlobDigest digest = BlobDigest.of(sha.digest());
         if (behind.takes(head.length)) {
-          return writeBehind(digest, head, content);
+          return writeBehind(digest, head);
         }
         return written(volume.write(digest, head.length, new ByteArrayInputStream(head)));
       }
@@ -281,7 +283,7 @@ final class BlobTransfer {
    * while the volume writes (an S3 volume's round trip per blob would otherwise be waited out once
    * per message).
    */
-  private Staged writeBehind(BlobDigest digest, byte[] bytes, Passing content) throws IOException {
+  private Staged writeBehind(BlobDigest digest, byte[] bytes) throws IOException {
     int size = bytes.length;
     behind.enter(size);
     FutureTask<StoredBlob> write =
@@ -292,8 +294,7 @@ final class BlobTransfer {
               } catch (BlobException e) {
                 throw e;
               } catch (IOException e) {
-                throw new IOException(
-                    content.describe() + ": not written to the volume: " + e.getMessage(), e);
+                throw new IOException("not written to the volume: " + IoErrors.describe(e), e);
               }
             }) {
           @Override

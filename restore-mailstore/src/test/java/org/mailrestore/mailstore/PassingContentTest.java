@@ -87,7 +87,10 @@ class PassingContentTest {
       assertThat(failures)
           .allSatisfy(r -> {
             assertThat(r.reason()).isEqualTo("BLOB_IO");
-            assertThat(r.detail()).contains("Inbox").contains("not written to the volume");
+            assertThat(r.location()).contains("Inbox");
+            assertThat(r.detail())
+                .contains("not written to the volume")
+                .contains(volume.resolve(blocked) + ": a file of that name is in the way");
           });
 
       Files.delete(volume.resolve(blocked));

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.mailrestore.blob.BlobException;
+import org.mailrestore.blob.IoErrors;
 import org.mailrestore.destination.ItemBatch;
 import org.mailrestore.destination.ItemBatch.ItemToWrite;
 import org.mailrestore.destination.ItemBatch.Staged;
@@ -206,7 +207,7 @@ final class ClusterStream {
           entry,
           null,
           FailureReason.SOURCE_UNREADABLE,
-          d.passing().describe() + ": " + e.getMessage());
+          d.passing().describe() + ": " + IoErrors.describe(e));
     }
   }
 
