@@ -74,7 +74,15 @@ final class BlobTransfer {
   }
 
   /** A blob copied, or why not. */
-  private record Copied(StoredBlob blob, FailureReason reason, String detail) {}
+  private record Copied(StoredBlob blob, FailureReason reason, String detail) {
+
+    /** An item's blob not copied: a bad blob by its reason, any other I/O error as BLOB_IO. */
+    static Copied failed(IOException e, String context) {
+      return e instanceof BlobException bad
+          ? new Copied(null, FailureReason.of(bad.reason()), bad.getMessage())
+          : new Copied(null, FailureReason.BLOB_IO, context + IoErrors.describe(e));
+    }
+  }
 
   /**
    * Puts the blobs of these items in the volume (those staged as they passed are there already) and
@@ -201,16 +209,27 @@ final class BlobTransfer {
     try {
       future.get();
     } catch (ExecutionException e) {
-      // Unchecked causes pass as they are: an Error stays a crash, a fault fails its account.
-      switch (e.getCause()) {
-        case SQLException sql -> throw sql;
-        case RuntimeException unchecked -> throw unchecked;
-        case Error error -> throw error;
-        default -> throw new SQLException(e.getCause());
-      }
+      throw taskFailure(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new SQLException("interrupted while copying blobs", e);
+    }
+  }
+
+  /**
+   * The failure of a task that is not one item's: unchecked causes are thrown as they are (an Error
+   * stays a crash, a fault fails its account), the others returned to be thrown.
+   */
+  private static SQLException taskFailure(ExecutionException e) {
+    switch (e.getCause()) {
+      case SQLException sql -> {
+        return sql;
+      }
+      case RuntimeException unchecked -> throw unchecked;
+      case Error error -> throw error;
+      default -> {
+        return new SQLException(e.getCause());
+      }
     }
   }
 
@@ -220,11 +239,8 @@ final class BlobTransfer {
       return context
           .content()
           .read(digest, size, in -> new Copied(volume.write(digest, size, in), null, null));
-    } catch (BlobException e) {
-      return new Copied(null, FailureReason.of(e.reason()), e.getMessage());
     } catch (IOException e) {
-      return new Copied(
-          null, FailureReason.BLOB_IO, "blob " + digest + ": " + IoErrors.describe(e));
+      return Copied.failed(e, "blob " + digest + ": ");
     }
   }
 
@@ -287,16 +303,7 @@ final class BlobTransfer {
     int size = bytes.length;
     behind.enter(size);
     FutureTask<StoredBlob> write =
-        new FutureTask<>(
-            () -> {
-              try {
-                return volume.write(digest, size, new ByteArrayInputStream(bytes));
-              } catch (BlobException e) {
-                throw e;
-              } catch (IOException e) {
-                throw new IOException("not written to the volume: " + IoErrors.describe(e), e);
-              }
-            }) {
+        new FutureTask<>(() -> volume.write(digest, size, new ByteArrayInputStream(bytes))) {
           @Override
           protected void done() {
             running.remove(this);
@@ -319,17 +326,10 @@ final class BlobTransfer {
     try {
       return new Copied(((Future<StoredBlob>) staged.handle()).get(), null, null);
     } catch (ExecutionException e) {
-      switch (e.getCause()) {
-        case BlobException blob -> {
-          return new Copied(null, FailureReason.of(blob.reason()), blob.getMessage());
-        }
-        case IOException io -> {
-          return new Copied(null, FailureReason.BLOB_IO, io.getMessage());
-        }
-        case RuntimeException unchecked -> throw unchecked;
-        case Error error -> throw error;
-        default -> throw new SQLException(e.getCause());
+      if (e.getCause() instanceof IOException io) {
+        return Copied.failed(io, "not written to the volume: ");
       }
+      throw taskFailure(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new SQLException("interrupted while writing staged content", e);

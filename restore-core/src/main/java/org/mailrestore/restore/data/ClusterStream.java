@@ -195,7 +195,7 @@ final class ClusterStream {
     }
     Optional<Revision> state = run.pointInTime().select(d.item());
     if (state.isEmpty() || !d.item().type().hasBlob() || restoredBefore(d.item().id())) {
-      return new Read(entry, null, null, null); // restored before: its cluster skips it
+      return new Read(entry, null, null, null); // nothing to stage (its cluster skips one restored)
     }
     try {
       return new Read(
