@@ -2,7 +2,6 @@ package org.mailrestore.mailstore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -22,41 +21,36 @@ class WriteBehindTest {
   void aWriteWaitsUntilTheBytesInFlightLeaveRoomForIt() throws Exception {
     WriteBehind room = new WriteBehind(0, 100, 10);
     room.enter(60);
-    CountDownLatch entered = new CountDownLatch(1);
-    Thread second =
-        Thread.ofVirtual()
-            .start(() -> {
-              try {
-                room.enter(50);
-                entered.countDown();
-              } catch (Exception e) {
-                throw new AssertionError(e);
-              }
-            });
+    CountDownLatch entered = enterOnAnotherThread(room, 50);
     assertThat(entered.await(200, TimeUnit.MILLISECONDS)).as("110 bytes of 100").isFalse();
     room.leave(60);
     assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
-    second.join(Duration.ofSeconds(5));
   }
 
   @Test
   void aWriteWaitsForAFreeSlotAndOneLargerThanTheRoomStillGoesAlone() throws Exception {
     WriteBehind room = new WriteBehind(0, 100, 1);
     room.enter(1);
-    CountDownLatch entered = new CountDownLatch(1);
-    Thread.ofVirtual()
-        .start(() -> {
-          try {
-            room.enter(500);
-            entered.countDown();
-          } catch (Exception e) {
-            throw new AssertionError(e);
-          }
-        });
+    CountDownLatch entered = enterOnAnotherThread(room, 500);
     assertThat(entered.await(200, TimeUnit.MILLISECONDS)).as("one write at a time").isFalse();
     room.leave(1);
     assertThat(entered.await(5, TimeUnit.SECONDS))
         .as("an empty room takes a write of any size")
         .isTrue();
+  }
+
+  /** A write entering the room on a thread of its own: the latch opens once it is in. */
+  private static CountDownLatch enterOnAnotherThread(WriteBehind room, int size) {
+    CountDownLatch entered = new CountDownLatch(1);
+    Thread.ofVirtual()
+        .start(() -> {
+          try {
+            room.enter(size);
+            entered.countDown();
+          } catch (Exception e) {
+            throw new AssertionError(e);
+          }
+        });
+    return entered;
   }
 }
