@@ -42,24 +42,41 @@ final class SeparatorLine {
    * Which {@code From } lines separate a file's messages: those of a separator's form ({@code From
    * <sender> <date>}), and those like the file's first separator: a {@code From} and a single word
    * of the same shape (Netscape's and Thunderbird's {@code From -}, Google Takeout's {@code From
-   * 1844347792267117879@xxx}), or a sender and a date in the same other form as the first's ({@code
-   * From a@b Mon, 13 Feb 2006 10:00:00 +0100}, {@code From a@b 2006-02-13T10:00:00Z}). Any other
-   * {@code From } line is text a writer failed to quote (as in "From Russia with love").
+   * 1844347792267117879@xxx}), or, when the first is a sender's address alone ({@code From
+   * alice@example.org}, as some exporters write without a date), any address alone; or a sender and
+   * a date in the same other form as the first's ({@code From a@b Mon, 13 Feb 2006 10:00:00 +0100},
+   * {@code From a@b 2006-02-13T10:00:00Z}). Any other {@code From } line is text a writer failed to
+   * quote (as in "From Russia with love").
    */
   static final class Rule {
     private final String firstShape; // null when the first separator is not one word
+    private final boolean addressAlone; // the first separator is an address and nothing else
     private final Pattern firstDateForm; // null when its date is asctime's
 
     Rule(String firstSeparator) {
       this.firstShape = shape(firstSeparator);
+      this.addressAlone = isAddressAlone(firstSeparator);
       this.firstDateForm = otherDateForm(firstSeparator);
     }
 
     boolean separates(String line) {
       return (firstShape != null && firstShape.equals(shape(line)))
+          || (addressAlone && isAddressAlone(line))
           || (firstDateForm != null && firstDateForm.matcher(line).matches())
           || hasDateForm(line);
     }
+  }
+
+  /**
+   * An address with nothing after it ({@code From alice@example.org}, {@code From
+   * <alice@example.org>}): each message's own sender, so a file separated so has a different word
+   * on each separator.
+   */
+  private static final Pattern ADDRESS_ALONE =
+      Pattern.compile("From <?[^\\s@<>]+@[^\\s@<>]+>?\\s*");
+
+  static boolean isAddressAlone(String line) {
+    return ADDRESS_ALONE.matcher(line).matches();
   }
 
   /**

@@ -167,6 +167,29 @@ class MboxReaderTest {
         .containsExactly(bytes("Subject: a\n\nno blank line after"), bytes("Subject: b\n\nb"));
   }
 
+  /**
+   * Some exporters write each message's sender alone, without a date: every separator has another
+   * word. In such a file any address alone separates; a line with other words is still text.
+   */
+  @Test
+  void separatorsOfAnAddressAloneAreReadWhateverTheAddress() throws IOException {
+    byte[] mbox =
+        bytes(
+            "From alice@example.com\nSubject: a\n\nFrom here on, text\n\n"
+                + "From bob.smith@mail.example.org\nSubject: b\n\nb\n\n"
+                + "From <carol+list@example.net>\r\nSubject: c\r\n\r\nFrom dave@example.net with"
+                + " love\r\n\r\n");
+    assertThat(read(mbox, MboxDialect.MBOXRD))
+        .containsExactly(
+            bytes("Subject: a\n\nFrom here on, text\n"),
+            bytes("Subject: b\n\nb\n"),
+            bytes("Subject: c\r\n\r\nFrom dave@example.net with love\r\n"));
+    // In a file of asctime separators, an address alone is text.
+    byte[] asctime =
+        bytes(SEP + "\nSubject: a\n\nFrom alice@example.com\n\n" + SEP + "\nSubject: b\n\nb\n");
+    assertThat(read(asctime, MboxDialect.MBOXRD)).hasSize(2);
+  }
+
   @Test
   void aMessagesOwnContentLengthHeaderStaysOnlyTheWritersIsRemoved() throws IOException {
     byte[] own = bytes("Content-Length: 999\nSubject: own header\n\nbody\n");
