@@ -6,10 +6,19 @@ import java.util.regex.Pattern;
 /** The forms a line starting {@code From } takes when it separates messages. */
 final class SeparatorLine {
 
+  /**
+   * A separator's sender: one word, or a local part quoted with spaces in it ({@code "john
+   * smith"@example.org}), or nothing (two spaces after {@code From}, where the envelope had no
+   * sender).
+   */
+  private static final String SENDER = "(?:\"[^\"]*\"\\S*|\\S+)?";
+
   /** {@code From <sender> <weekday> <month> <day> <hh:mm>...}: the form of a separator line. */
   private static final Pattern SEPARATOR =
       Pattern.compile(
-          "From \\S+\\s+(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\\s+)?"
+          "From "
+              + SENDER
+              + "\\s+(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\\s+)?"
               + "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\\s+\\d{1,2}\\s+\\d{1,2}:\\d{2}.*",
           Pattern.DOTALL);
 
@@ -19,13 +28,16 @@ final class SeparatorLine {
    */
   private static final Pattern RFC5322_FORM =
       Pattern.compile(
-          "From \\S+\\s+(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),?\\s*)?\\d{1,2}\\s+"
+          "From "
+              + SENDER
+              + "\\s+(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),?\\s*)?\\d{1,2}\\s+"
               + "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\\s+\\d{2,4}\\s+\\d{1,2}:\\d{2}.*",
           Pattern.DOTALL);
 
   /** {@code From <sender> <yyyy-mm-dd>[T ]<hh:mm>...}: an ISO 8601 date, as scripts write it. */
   private static final Pattern ISO_FORM =
-      Pattern.compile("From \\S+\\s+\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}.*", Pattern.DOTALL);
+      Pattern.compile(
+          "From " + SENDER + "\\s+\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}.*", Pattern.DOTALL);
 
   /**
    * How far into a file its first separator may be. Text before it (an exporter's banner, the rest

@@ -168,6 +168,26 @@ class MboxReaderTest {
   }
 
   /**
+   * An envelope sender whose local part is quoted with a space in it, and an empty one (two spaces
+   * after {@code From}), as qmail and procmail write them; a dated line without a sender's place
+   * stays text.
+   */
+  @Test
+  void separatorsWithAQuotedOrAnEmptySenderAreRead() throws IOException {
+    byte[] mbox =
+        bytes(
+            SEP
+                + "\nSubject: a\n\nFrom Jan 3 10:00 to Jan 5, away\n\n"
+                + "From \"john smith\"@example.com Sat Jan  3 01:05:34 1996\nSubject: b\n\nb\n\n"
+                + "From  Sat Jan  3 01:05:34 1996\nSubject: c\n\nc\n");
+    assertThat(read(mbox, MboxDialect.MBOXRD))
+        .containsExactly(
+            bytes("Subject: a\n\nFrom Jan 3 10:00 to Jan 5, away\n"),
+            bytes("Subject: b\n\nb\n"),
+            bytes("Subject: c\n\nc"));
+  }
+
+  /**
    * Some exporters write each message's sender alone, without a date: every separator has another
    * word. In such a file any address alone separates; a line with other words is still text.
    */
