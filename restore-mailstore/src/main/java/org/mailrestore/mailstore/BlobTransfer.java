@@ -43,8 +43,9 @@ import org.mailrestore.source.Passing;
  * A cluster's blobs, into the volume: each digest the volume lacks is copied once (in parallel,
  * within the engine's bounds on copies in flight), verified while it streams; then the volume is
  * synced and the blobs recorded, so no row can commit before its blob is durable. A digest the
- * volume holds already is a dedup hit. Content that passes (an mbox, an archive) is staged as it
- * passes, written behind its reader ({@link WriteBehind}); its cluster collects the writes.
+ * volume holds already is a dedup hit; the volume is asked only for digests it may hold ({@link
+ * RecordedDigests}). Content that passes (an mbox, an archive) is staged as it passes, written
+ * behind its reader ({@link WriteBehind}); its cluster collects the writes.
  */
 final class BlobTransfer {
 
@@ -54,6 +55,7 @@ final class BlobTransfer {
   private final BlobVolume volume;
   private final int volumeId;
   private final VolumeStore volumes;
+  private final RecordedDigests recorded;
   private final WriteContext context;
   private final WriteBehind behind;
 
@@ -64,11 +66,13 @@ final class BlobTransfer {
       BlobVolume volume,
       int volumeId,
       VolumeStore volumes,
+      RecordedDigests recorded,
       WriteContext context,
       WriteBehind behind) {
     this.volume = volume;
     this.volumeId = volumeId;
     this.volumes = volumes;
+    this.recorded = recorded;
     this.context = context;
     this.behind = behind;
   }
@@ -108,7 +112,13 @@ final class BlobTransfer {
     }
     long dedupHits = 0;
     if (!byDigest.isEmpty()) {
-      Map<BlobDigest, StoredBlob> present = volumes.present(volumeId, byDigest.keySet());
+      List<BlobDigest> maybeHeld = new ArrayList<>();
+      for (BlobDigest digest : byDigest.keySet()) {
+        if (recorded.mightHold(digest)) {
+          maybeHeld.add(digest);
+        }
+      }
+      Map<BlobDigest, StoredBlob> present = volumes.present(volumeId, maybeHeld);
       List<Map.Entry<BlobDigest, List<ItemToWrite>>> missing = new ArrayList<>();
       for (Map.Entry<BlobDigest, List<ItemToWrite>> e : byDigest.entrySet()) {
         if (!present.containsKey(e.getKey())) {
@@ -165,7 +175,15 @@ final class BlobTransfer {
       } catch (IOException e) {
         throw new SQLException("cannot make the cluster's blobs durable: " + e.getMessage(), e);
       }
-      volumes.record(volumeId, newBlobs);
+      RecordedDigests.Recording recording = recorded.recording(newBlobs);
+      long inserted;
+      try {
+        inserted = volumes.record(volumeId, newBlobs);
+      } catch (SQLException | RuntimeException e) {
+        recording.failed();
+        throw e;
+      }
+      recording.recorded(inserted);
     }
     return result;
   }

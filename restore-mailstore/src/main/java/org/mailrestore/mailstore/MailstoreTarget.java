@@ -30,15 +30,22 @@ public final class MailstoreTarget implements MailTarget {
   private final MailstoreProvisioning provisioning;
   private final MailstoreShares shares;
   private final WriteBehind writeBehind;
+  private final RecordedDigests recorded;
   private MailstoreReadBack readBack;
 
   private MailstoreTarget(
-      DataSource dataSource, Volumes volumes, VolumeSpec spec, BlobVolume volume, int volumeId) {
+      DataSource dataSource,
+      Volumes volumes,
+      VolumeSpec spec,
+      BlobVolume volume,
+      int volumeId,
+      RecordedDigests recorded) {
     this.dataSource = dataSource;
     this.volumes = volumes;
     this.spec = spec;
     this.volume = volume;
     this.volumeId = volumeId;
+    this.recorded = recorded;
     this.writeBehind = new WriteBehind(spec == null ? 0 : spec.packedUpTo());
     ProvisioningStore store = new ProvisioningStore(dataSource);
     this.provisioning = new MailstoreProvisioning(store);
@@ -57,11 +64,14 @@ public final class MailstoreTarget implements MailTarget {
     MailstoreSchema.migrate(dataSource);
     Volumes volumes = new Volumes(context.s3(), context.limits(), context.registry());
     if (spec == null) {
-      return new MailstoreTarget(dataSource, volumes, null, null, 0);
+      return new MailstoreTarget(dataSource, volumes, null, null, 0, RecordedDigests.unknown());
     }
     volumes.ensureWritable(spec);
-    int id = new VolumeStore(dataSource).register(spec.toRow());
-    return new MailstoreTarget(dataSource, volumes, spec, volumes.open(spec), id);
+    VolumeStore store = new VolumeStore(dataSource);
+    int id = store.register(spec.toRow());
+    RecordedDigests recorded =
+        store.holdsAny(id) ? RecordedDigests.unknown() : RecordedDigests.empty(spec.name());
+    return new MailstoreTarget(dataSource, volumes, spec, volumes.open(spec), id, recorded);
   }
 
   /** The volume blobs are restored to. */
@@ -99,7 +109,7 @@ public final class MailstoreTarget implements MailTarget {
   public MailboxWriter mailbox(ProvisionedAccount account, WriteContext context)
       throws SQLException, IOException {
     return new MailstoreWriter(
-        dataSource, account, writableVolume(), volumeId, context, writeBehind);
+        dataSource, account, writableVolume(), volumeId, context, writeBehind, recorded);
   }
 
   @Override

@@ -48,7 +48,8 @@ final class MailstoreWriter implements MailboxWriter {
       BlobVolume volume,
       int volumeId,
       WriteContext context,
-      WriteBehind behind)
+      WriteBehind behind,
+      RecordedDigests recorded)
       throws SQLException {
     this.mailboxes = new MailboxStore(dataSource);
     this.mailbox = account.key();
@@ -56,7 +57,7 @@ final class MailstoreWriter implements MailboxWriter {
     this.ids = new IdAllocator(mailboxes.nextFreeItemId(mailbox));
     this.tags = new TagRegistry(mailboxes, mailbox, ids);
     this.transfer =
-        new BlobTransfer(volume, volumeId, new VolumeStore(dataSource), context, behind);
+        new BlobTransfer(volume, volumeId, new VolumeStore(dataSource), recorded, context, behind);
   }
 
   @Override

@@ -138,16 +138,18 @@ public final class VolumeStore {
    * are kept (another cluster stored the same digest meanwhile; one is enough). Each row is true
    * alone, so the batch is sent in auto-commit, without a transaction around it: three round trips
    * fewer per cluster ({@code set autocommit} twice and the commit), a tenth of a small account's.
+   *
+   * @return the rows inserted (the others were there already), or -1 when the driver does not say
    */
-  public void record(int volumeId, Collection<StoredBlob> blobs) throws SQLException {
+  public long record(int volumeId, Collection<StoredBlob> blobs) throws SQLException {
     if (blobs.isEmpty()) {
-      return;
+      return 0;
     }
     // In key order (hex order is byte order): clusters sharing digests lock them in one order and
     // wait for each other briefly instead of deadlocking.
     List<StoredBlob> sorted =
         blobs.stream().sorted(Comparator.comparing(b -> b.digest().hex())).toList();
-    Sql.withConnection(
+    return Sql.withConnection(
         dataSource,
         c -> {
           try (PreparedStatement ps =
@@ -163,9 +165,39 @@ public final class VolumeStore {
               ps.setLong(5, b.storedSize());
               ps.addBatch();
             }
-            ps.executeBatch();
+            return inserted(ps.executeBatch(), ps);
           }
-          return null;
+        });
+  }
+
+  /**
+   * The rows a batch inserted: the sum of its counts, or, where the driver sent it as one bulk
+   * command and has a count per row no more, the statement's total; -1 when neither is known.
+   */
+  private static long inserted(int[] counts, PreparedStatement ps) throws SQLException {
+    long sum = 0;
+    for (int n : counts) {
+      if (n < 0) {
+        long total = ps.getLargeUpdateCount();
+        return total >= 0 ? total : -1;
+      }
+      sum += n;
+    }
+    return sum;
+  }
+
+  /** Whether the volume holds any blob (a volume new to this database holds none). */
+  public boolean holdsAny(int volumeId) throws SQLException {
+    return Sql.withConnection(
+        dataSource,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement("SELECT 1 FROM volume_blob WHERE volume_id = ? LIMIT 1")) {
+            ps.setInt(1, volumeId);
+            try (ResultSet rs = ps.executeQuery()) {
+              return rs.next();
+            }
+          }
         });
   }
 
