@@ -2,9 +2,7 @@ package org.mailrestore.mailstore;
 
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.StoredBlob;
 import org.slf4j.Logger;
@@ -17,13 +15,13 @@ import org.slf4j.LoggerFactory;
  * Recording#recorded}), so a digest not here is copied without the lookup: a query per thousand
  * digests, the largest part of the database's work that a restore adds to its rows.
  *
- * <p>Only a "no" is trusted. Each digest is kept as a 4-byte fingerprint, so a "maybe" (the same
- * fingerprint) is asked of the database as before. Another writer (a second instance, a command
- * next to the service) shows itself when a row this process records was there already and no
- * cluster of this process recorded it: from then on every digest is a "maybe". Its blobs copied
- * before that are copied once more, never lost: the volume keeps its first row of a digest, and the
- * copy stays unreferenced. Past {@link #MAX_ENTRIES} digests every digest is a "maybe" too: the
- * table stays within 16 MiB.
+ * <p>Only a "no" is trusted. The digests are kept in a Bloom filter (4 MiB, six bits a digest), so
+ * a "maybe" (its six bits set) is asked of the database as before: a true duplicate, or at most 2 %
+ * of the others when the filter is full. Another writer (a second instance, a command next to the
+ * service) shows itself when a row this process records was there already and no cluster of this
+ * process recorded it: from then on every digest is a "maybe". Its blobs copied before that are
+ * copied once more, never lost: the volume keeps its first row of a digest, and the copy stays
+ * unreferenced. Past {@link #MAX_ENTRIES} digests every digest is a "maybe" too.
  *
  * <p>Thread-safe: the clusters of every account ask and record at once.
  */
@@ -32,9 +30,12 @@ final class RecordedDigests {
   private static final Logger LOG = LoggerFactory.getLogger(RecordedDigests.class);
 
   /** Digests kept at most; then every digest is looked up, as for a volume not empty at open. */
-  static final int MAX_ENTRIES = 3 << 20;
+  static final int MAX_ENTRIES = 4 << 20;
 
-  private static final int FIRST_SLOTS = 1 << 12;
+  /** The filter's bits: 2^25 (4 MiB), six per digest. */
+  private static final int BITS_LOG2 = 25;
+
+  private static final int HASHES = 6;
 
   /** A volume that held blobs when it opened: every digest is a "maybe". */
   static RecordedDigests unknown() {
@@ -53,33 +54,34 @@ final class RecordedDigests {
 
   private final String volume;
   private final int maxEntries;
-  private int[] slots; // null once every digest is a "maybe"; 0: free; else a fingerprint
+  private boolean tracking;
+  private long[] bits; // made at the first record
   private int size;
 
   private RecordedDigests(String volume, boolean tracking, int maxEntries) {
     this.volume = volume;
     this.maxEntries = maxEntries;
-    this.slots = tracking ? new int[FIRST_SLOTS] : null;
+    this.tracking = tracking;
   }
 
   /** False only when the volume surely lacks the digest. */
   synchronized boolean mightHold(BlobDigest digest) {
-    return slots == null || contains(slots, fingerprint(digest));
+    return !tracking || (bits != null && inFilter(digest));
   }
 
   /** A batch of blobs being recorded, from before its rows are sent until they are answered. */
   final class Recording {
-    private final Set<Integer> batch = new HashSet<>();
+    private final Map<Integer, BlobDigest> batch = new HashMap<>(); // by fingerprint: distinct
     private boolean letGo;
 
     private Recording(Collection<StoredBlob> blobs) {
-      if (slots == null) {
+      if (!tracking) {
         return; // every digest is a "maybe": nothing to keep
       }
       for (StoredBlob b : blobs) {
-        batch.add(fingerprint(b.digest()));
+        batch.putIfAbsent(fingerprint(b.digest()), b.digest());
       }
-      for (int f : batch) {
+      for (int f : batch.keySet()) {
         pending.merge(f, 1, Integer::sum);
       }
     }
@@ -93,18 +95,19 @@ final class RecordedDigests {
     void recorded(long inserted) {
       synchronized (RecordedDigests.this) {
         letGo();
-        if (slots == null) {
+        if (!tracking) {
           return;
         }
         int ours = 0;
-        for (int f : batch) {
-          if (pending.containsKey(f) || contains(slots, f)) {
+        for (Map.Entry<Integer, BlobDigest> e : batch.entrySet()) {
+          if (pending.containsKey(e.getKey()) || (bits != null && inFilter(e.getValue()))) {
             ours++;
           }
         }
         long there = batch.size() - inserted;
         if (inserted < 0 || there > ours || size + batch.size() > maxEntries) {
-          slots = null;
+          tracking = false;
+          bits = null;
           LOG.info(
               "volume {}: {}; each blob's digest is looked up in the database from now on",
               volume,
@@ -115,14 +118,13 @@ final class RecordedDigests {
                       : "more than " + maxEntries + " blobs recorded by this process");
           return;
         }
-        for (int f : batch) {
-          if ((size + 1) * 4L > slots.length * 3L) {
-            grow();
-          }
-          if (insert(slots, f)) {
-            size++;
-          }
+        if (bits == null) {
+          bits = new long[1 << (BITS_LOG2 - 6)];
         }
+        for (BlobDigest d : batch.values()) {
+          addToFilter(d);
+        }
+        size += batch.size();
       }
     }
 
@@ -137,7 +139,7 @@ final class RecordedDigests {
     private void letGo() {
       if (!letGo) {
         letGo = true;
-        for (int f : batch) {
+        for (int f : batch.keySet()) {
           pending.computeIfPresent(f, (k, n) -> n == 1 ? null : n - 1);
         }
       }
@@ -152,58 +154,42 @@ final class RecordedDigests {
     return new Recording(blobs);
   }
 
-  /** Digests kept (distinct fingerprints); for tests. */
+  /** Digests kept; for tests. */
   synchronized int size() {
     return size;
   }
 
   /** Whether a "no" can still be given; for tests. */
   synchronized boolean tracking() {
-    return slots != null;
+    return tracking;
   }
 
-  private void grow() {
-    int[] bigger = new int[slots.length * 2];
-    for (int f : slots) {
-      if (f != 0) {
-        insert(bigger, f);
-      }
-    }
-    slots = bigger;
-  }
+  // The filter's six bit positions come from the digest's first 16 bytes, two 64-bit halves
+  // (h1 + i * h2): SHA-256 spreads them evenly, whatever the content.
 
-  private static boolean contains(int[] table, int f) {
-    int mask = table.length - 1;
-    for (int i = spread(f) & mask; ; i = (i + 1) & mask) {
-      if (table[i] == f) {
-        return true;
-      }
-      if (table[i] == 0) {
+  private boolean inFilter(BlobDigest digest) {
+    long h1 = Long.parseUnsignedLong(digest.hex(), 0, 16, 16);
+    long h2 = Long.parseUnsignedLong(digest.hex(), 16, 32, 16) | 1;
+    for (int i = 0; i < HASHES; i++) {
+      int bit = (int) ((h1 + i * h2) >>> (64 - BITS_LOG2));
+      if ((bits[bit >>> 6] & (1L << bit)) == 0) {
         return false;
       }
     }
+    return true;
   }
 
-  private static boolean insert(int[] table, int f) {
-    int mask = table.length - 1;
-    for (int i = spread(f) & mask; ; i = (i + 1) & mask) {
-      if (table[i] == f) {
-        return false;
-      }
-      if (table[i] == 0) {
-        table[i] = f;
-        return true;
-      }
+  private void addToFilter(BlobDigest digest) {
+    long h1 = Long.parseUnsignedLong(digest.hex(), 0, 16, 16);
+    long h2 = Long.parseUnsignedLong(digest.hex(), 16, 32, 16) | 1;
+    for (int i = 0; i < HASHES; i++) {
+      int bit = (int) ((h1 + i * h2) >>> (64 - BITS_LOG2));
+      bits[bit >>> 6] |= 1L << bit;
     }
   }
 
-  /** The digest's first four bytes; 0 (a free slot) becomes 1, a collision that only asks more. */
-  static int fingerprint(BlobDigest digest) {
-    int f = Integer.parseUnsignedInt(digest.hex(), 0, 8, 16);
-    return f == 0 ? 1 : f;
-  }
-
-  private static int spread(int f) {
-    return f ^ (f >>> 16);
+  /** A batch's key for a digest pending: its first four bytes. */
+  private static int fingerprint(BlobDigest digest) {
+    return Integer.parseUnsignedInt(digest.hex(), 0, 8, 16);
   }
 }
