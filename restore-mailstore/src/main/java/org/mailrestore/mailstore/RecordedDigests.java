@@ -58,6 +58,9 @@ final class RecordedDigests {
   private long[] bits; // made at the first record
   private int size;
 
+  /** Fingerprints of batches being recorded, with how many batches hold each. */
+  private final Map<Integer, Integer> pending = new HashMap<>();
+
   private RecordedDigests(String volume, boolean tracking, int maxEntries) {
     this.volume = volume;
     this.maxEntries = maxEntries;
@@ -146,9 +149,6 @@ final class RecordedDigests {
     }
   }
 
-  /** Fingerprints of batches being recorded, with how many batches hold each. */
-  private final Map<Integer, Integer> pending = new HashMap<>();
-
   /** Blobs about to be recorded; {@link Recording#recorded} once the database answered. */
   synchronized Recording recording(Collection<StoredBlob> blobs) {
     return new Recording(blobs);
@@ -168,24 +168,27 @@ final class RecordedDigests {
   // (h1 + i * h2): SHA-256 spreads them evenly, whatever the content.
 
   private boolean inFilter(BlobDigest digest) {
+    return filterBits(digest, false);
+  }
+
+  private void addToFilter(BlobDigest digest) {
+    filterBits(digest, true);
+  }
+
+  /** Sets the digest's six bits ({@code set}), or tells whether they are all set. */
+  private boolean filterBits(BlobDigest digest, boolean set) {
     long h1 = Long.parseUnsignedLong(digest.hex(), 0, 16, 16);
     long h2 = Long.parseUnsignedLong(digest.hex(), 16, 32, 16) | 1;
     for (int i = 0; i < HASHES; i++) {
       int bit = (int) ((h1 + i * h2) >>> (64 - BITS_LOG2));
-      if ((bits[bit >>> 6] & (1L << bit)) == 0) {
+      long mask = 1L << bit;
+      if (set) {
+        bits[bit >>> 6] |= mask;
+      } else if ((bits[bit >>> 6] & mask) == 0) {
         return false;
       }
     }
     return true;
-  }
-
-  private void addToFilter(BlobDigest digest) {
-    long h1 = Long.parseUnsignedLong(digest.hex(), 0, 16, 16);
-    long h2 = Long.parseUnsignedLong(digest.hex(), 16, 32, 16) | 1;
-    for (int i = 0; i < HASHES; i++) {
-      int bit = (int) ((h1 + i * h2) >>> (64 - BITS_LOG2));
-      bits[bit >>> 6] |= 1L << bit;
-    }
   }
 
   /** A batch's key for a digest pending: its first four bytes. */

@@ -188,17 +188,9 @@ public final class VolumeStore {
 
   /** Whether the volume holds any blob (a volume new to this database holds none). */
   public boolean holdsAny(int volumeId) throws SQLException {
-    return Sql.withConnection(
-        dataSource,
-        c -> {
-          try (PreparedStatement ps =
-              c.prepareStatement("SELECT 1 FROM volume_blob WHERE volume_id = ? LIMIT 1")) {
-            ps.setInt(1, volumeId);
-            try (ResultSet rs = ps.executeQuery()) {
-              return rs.next();
-            }
-          }
-        });
+    return Sql.queryOne(
+            dataSource, "SELECT 1 FROM volume_blob WHERE volume_id = ? LIMIT 1", rs -> 1, volumeId)
+        .isPresent();
   }
 
   /** The blobs among {@code digests} the volume already holds: one keyed query per thousand. */
