@@ -112,13 +112,8 @@ final class BlobTransfer {
     }
     long dedupHits = 0;
     if (!byDigest.isEmpty()) {
-      List<BlobDigest> maybeHeld = new ArrayList<>();
-      for (BlobDigest digest : byDigest.keySet()) {
-        if (recorded.mightHold(digest)) {
-          maybeHeld.add(digest);
-        }
-      }
-      Map<BlobDigest, StoredBlob> present = volumes.present(volumeId, maybeHeld);
+      Map<BlobDigest, StoredBlob> present =
+          volumes.present(volumeId, recorded.mightHold(byDigest.keySet()));
       List<Map.Entry<BlobDigest, List<ItemToWrite>>> missing = new ArrayList<>();
       for (Map.Entry<BlobDigest, List<ItemToWrite>> e : byDigest.entrySet()) {
         if (!present.containsKey(e.getKey())) {

@@ -1,8 +1,12 @@
 package org.mailrestore.mailstore;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.StoredBlob;
 import org.slf4j.Logger;
@@ -58,8 +62,8 @@ final class RecordedDigests {
   private long[] bits; // made at the first record
   private int size;
 
-  /** Fingerprints of batches being recorded, with how many batches hold each. */
-  private final Map<Integer, Integer> pending = new HashMap<>();
+  /** Digests of batches being recorded, with how many batches hold each. */
+  private final Map<BlobDigest, Integer> pending = new HashMap<>();
 
   private RecordedDigests(String volume, boolean tracking, int maxEntries) {
     this.volume = volume;
@@ -68,13 +72,27 @@ final class RecordedDigests {
   }
 
   /** False only when the volume surely lacks the digest. */
-  synchronized boolean mightHold(BlobDigest digest) {
-    return !tracking || (bits != null && inFilter(digest));
+  boolean mightHold(BlobDigest digest) {
+    return !mightHold(List.of(digest)).isEmpty();
+  }
+
+  /** Those of {@code digests} the volume may hold, in their order: the ones to ask for. */
+  synchronized List<BlobDigest> mightHold(Collection<BlobDigest> digests) {
+    if (!tracking) {
+      return List.copyOf(digests);
+    }
+    List<BlobDigest> maybe = new ArrayList<>();
+    for (BlobDigest d : digests) {
+      if (bits != null && inFilter(d)) {
+        maybe.add(d);
+      }
+    }
+    return maybe;
   }
 
   /** A batch of blobs being recorded, from before its rows are sent until they are answered. */
   final class Recording {
-    private final Map<Integer, BlobDigest> batch = new HashMap<>(); // by fingerprint: distinct
+    private final Set<BlobDigest> batch = new HashSet<>();
     private boolean letGo;
 
     private Recording(Collection<StoredBlob> blobs) {
@@ -82,10 +100,10 @@ final class RecordedDigests {
         return; // every digest is a "maybe": nothing to keep
       }
       for (StoredBlob b : blobs) {
-        batch.putIfAbsent(fingerprint(b.digest()), b.digest());
+        batch.add(b.digest());
       }
-      for (int f : batch.keySet()) {
-        pending.merge(f, 1, Integer::sum);
+      for (BlobDigest d : batch) {
+        pending.merge(d, 1, Integer::sum);
       }
     }
 
@@ -102,8 +120,8 @@ final class RecordedDigests {
           return;
         }
         int ours = 0;
-        for (Map.Entry<Integer, BlobDigest> e : batch.entrySet()) {
-          if (pending.containsKey(e.getKey()) || (bits != null && inFilter(e.getValue()))) {
+        for (BlobDigest d : batch) {
+          if (pending.containsKey(d) || (bits != null && inFilter(d))) {
             ours++;
           }
         }
@@ -124,7 +142,7 @@ final class RecordedDigests {
         if (bits == null) {
           bits = new long[1 << (BITS_LOG2 - 6)];
         }
-        for (BlobDigest d : batch.values()) {
+        for (BlobDigest d : batch) {
           addToFilter(d);
         }
         size += batch.size();
@@ -142,8 +160,8 @@ final class RecordedDigests {
     private void letGo() {
       if (!letGo) {
         letGo = true;
-        for (int f : batch.keySet()) {
-          pending.computeIfPresent(f, (k, n) -> n == 1 ? null : n - 1);
+        for (BlobDigest d : batch) {
+          pending.computeIfPresent(d, (k, n) -> n == 1 ? null : n - 1);
         }
       }
     }
@@ -189,10 +207,5 @@ final class RecordedDigests {
       }
     }
     return true;
-  }
-
-  /** A batch's key for a digest pending: its first four bytes. */
-  private static int fingerprint(BlobDigest digest) {
-    return Integer.parseUnsignedInt(digest.hex(), 0, 8, 16);
   }
 }
