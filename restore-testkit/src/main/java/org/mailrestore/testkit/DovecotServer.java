@@ -92,6 +92,9 @@ public final class DovecotServer {
 
   /** The JDBC URL of the user database (for {@code --provision sql}), credentials included. */
   public String usersJdbcUrl() {
+    if (database == null) {
+      throw new IllegalStateException(this + " reads its users from a directory, not a database");
+    }
     MariaDbServer db = TestMariaDb.server();
     return "jdbc:mariadb://"
         + db.host()
@@ -366,13 +369,16 @@ public final class DovecotServer {
     }
   }
 
-  /** Stops the instance and drops its user database (the shutdown hook calls it). */
+  /** Stops the instance and drops its user database, if it has one (the shutdown hook calls it). */
   public void stop() {
     try {
       LocalDaemons.run(
           List.of("/usr/bin/doveadm", "-c", dir.resolve("dovecot.conf").toString(), "stop"));
     } catch (IOException e) {
       // already gone
+    }
+    if (database == null) {
+      return; // its users are in a directory, not in a database of its own
     }
     MariaDbServer db = TestMariaDb.server();
     try (Connection c = DriverManager.getConnection(db.serverUrl(), db.user(), db.password());
