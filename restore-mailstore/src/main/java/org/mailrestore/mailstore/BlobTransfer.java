@@ -45,7 +45,8 @@ import org.mailrestore.source.Passing;
  * synced and the blobs recorded, so no row can commit before its blob is durable. A digest the
  * volume holds already is a dedup hit; the volume is asked only for digests it may hold ({@link
  * RecordedDigests}). Content that passes (an mbox, an archive) is staged as it passes, written
- * behind its reader ({@link WriteBehind}); its cluster collects the writes.
+ * behind its reader ({@link WriteBehind}); its cluster collects the writes. Passing content of a
+ * digest the volume may hold is held instead, and asked for with the cluster's other digests.
  */
 final class BlobTransfer {
 
@@ -62,6 +63,9 @@ final class BlobTransfer {
   /** Writes behind still running: the writer waits for them as it closes. */
   private final Set<Future<StoredBlob>> running = ConcurrentHashMap.newKeySet();
 
+  /** Content held for its cluster's lookup, whose room is not given back yet. */
+  private final Set<Held> holding = ConcurrentHashMap.newKeySet();
+
   BlobTransfer(
       BlobVolume volume,
       int volumeId,
@@ -77,6 +81,12 @@ final class BlobTransfer {
     this.behind = behind;
   }
 
+  /**
+   * Passing content of a digest the volume may hold already: kept in memory, not written, until its
+   * cluster asks the volume (one query for the cluster) and writes it only if the answer is no.
+   */
+  private record Held(byte[] bytes) {}
+
   /** A blob copied, or why not. */
   private record Copied(StoredBlob blob, FailureReason reason, String detail) {
 
@@ -89,11 +99,24 @@ final class BlobTransfer {
   }
 
   /**
-   * Puts the blobs of these items in the volume (those staged as they passed are there already) and
-   * returns where each item's blob is; an item whose blob failed is told to the journal and left
-   * out.
+   * Puts the blobs of these items in the volume (those staged as they passed are there already, but
+   * for content held for this lookup) and returns where each item's blob is; an item whose blob
+   * failed is told to the journal and left out.
    */
   Map<ItemToWrite, StoredBlob> transfer(List<ItemToWrite> items, ClusterJournal journal)
+      throws SQLException {
+    try {
+      return transferAll(items, journal);
+    } finally {
+      for (ItemToWrite item : items) {
+        if (item.staged() != null && item.staged().handle() instanceof Held held) {
+          release(held); // the bytes stay with the item, should its cluster be written again
+        }
+      }
+    }
+  }
+
+  private Map<ItemToWrite, StoredBlob> transferAll(List<ItemToWrite> items, ClusterJournal journal)
       throws SQLException {
     // By identity: an item's own hash walks its whole revision, a cost per item and per lookup.
     Map<ItemToWrite, StoredBlob> result = new IdentityHashMap<>(items.size());
@@ -104,10 +127,12 @@ final class BlobTransfer {
       if (!item.hasContent()) {
         continue;
       }
-      if (item.staged() != null) {
-        staged.add(item);
-      } else {
+      if (item.staged() == null) {
         byDigest.computeIfAbsent(item.state().digest(), d -> new ArrayList<>()).add(item);
+      } else if (item.staged().handle() instanceof Held) {
+        byDigest.computeIfAbsent(item.staged().digest(), d -> new ArrayList<>()).add(item);
+      } else {
+        staged.add(item);
       }
     }
     long dedupHits = 0;
@@ -138,7 +163,8 @@ final class BlobTransfer {
           dedupHits += users.size();
         }
         for (ItemToWrite u : users) {
-          if (u.state().size() != blob.rawSize()) {
+          // Content that passed was counted as it passed; its declared size is only the source's.
+          if (u.staged() == null && u.state().size() != blob.rawSize()) {
             journal.failed(
                 u,
                 FailureReason.SIZE_MISMATCH,
@@ -196,7 +222,7 @@ final class BlobTransfer {
         () -> {
           for (int i = next.getAndIncrement(); i < copied.length; i = next.getAndIncrement()) {
             Map.Entry<BlobDigest, List<ItemToWrite>> blob = blobs.get(i);
-            copied[i] = copy(blob.getKey(), blob.getValue().get(0).state().size());
+            copied[i] = copy(blob.getKey(), blob.getValue());
           }
           return null;
         };
@@ -246,8 +272,23 @@ final class BlobTransfer {
     }
   }
 
-  /** Copies one blob, within the engine's bounds on copies in flight. */
-  private Copied copy(BlobDigest digest, long size) throws InterruptedException {
+  /**
+   * Copies one blob, within the engine's bounds on copies in flight; or writes the content one of
+   * its items holds.
+   */
+  private Copied copy(BlobDigest digest, List<ItemToWrite> users) throws InterruptedException {
+    for (ItemToWrite u : users) {
+      if (u.staged() != null && u.staged().handle() instanceof Held held) {
+        try {
+          byte[] bytes = held.bytes();
+          return new Copied(
+              volume.write(digest, bytes.length, new ByteArrayInputStream(bytes)), null, null);
+        } catch (IOException e) {
+          return Copied.failed(e, "not written to the volume: ");
+        }
+      }
+    }
+    long size = users.get(0).state().size();
     try {
       return context
           .content()
@@ -260,14 +301,27 @@ final class BlobTransfer {
   /**
    * Takes content as it passes. With a declared digest it is checked as it is read, and a mismatch
    * fails here; without one, its digest is computed first (in memory for small content, through a
-   * spool file for large). Then it is written behind its reader when {@link WriteBehind} takes it,
-   * otherwise at once.
+   * spool file for large). Content of a digest the volume may hold already is kept for its
+   * cluster's lookup, when there is room for it, so that list mail in a hundred archives is stored
+   * once. The rest is written behind its reader when {@link WriteBehind} takes it, otherwise at
+   * once.
    */
   Staged stage(Passing content, BlobDigest declared) throws IOException {
     long size = content.size();
     if (declared != null) {
       try (InputStream in =
           new VerifyingInputStream(content.open(), declared, size, content::describe)) {
+        if (size >= 0 && size <= IN_MEMORY && hold(declared, (int) size)) {
+          byte[] bytes;
+          try {
+            bytes = in.readNBytes((int) size);
+            in.read(); // the end, where the digest and size are checked: -1, or it throws
+          } catch (IOException | RuntimeException e) {
+            behind.unhold((int) size);
+            throw e;
+          }
+          return held(declared, bytes);
+        }
         if (size >= 0 && behind.takes(size)) {
           byte[] bytes = in.readNBytes((int) size);
           in.read(); // the end, where the digest and size are checked: -1, or it throws
@@ -281,6 +335,9 @@ final class BlobTransfer {
       byte[] head = raw.readNBytes(IN_MEMORY + 1);
       if (head.length <= IN_MEMORY) {
         BlobDigest digest = BlobDigest.of(sha.digest());
+        if (hold(digest, head.length)) {
+          return held(digest, head);
+        }
         if (behind.takes(head.length)) {
           return writeBehind(digest, head);
         }
@@ -300,6 +357,23 @@ final class BlobTransfer {
       } finally {
         Files.deleteIfExists(spool);
       }
+    }
+  }
+
+  /** Whether content of this digest is held for its cluster's lookup: the room for it is taken. */
+  private boolean hold(BlobDigest digest, int size) {
+    return recorded.mightHold(digest) && behind.tryHold(size);
+  }
+
+  private Staged held(BlobDigest digest, byte[] bytes) {
+    Held held = new Held(bytes);
+    holding.add(held);
+    return new Staged(digest, bytes.length, held);
+  }
+
+  private void release(Held held) {
+    if (holding.remove(held)) {
+      behind.unhold(held.bytes().length);
     }
   }
 
@@ -352,9 +426,11 @@ final class BlobTransfer {
   /**
    * Waits for the writes behind still running (their items may have been skipped, or the account
    * stopped): nothing of this account still writes once its writer is closed. A blob no cluster
-   * recorded stays unreferenced, as after a crash.
+   * recorded stays unreferenced, as after a crash. Content still held for a lookup gives its room
+   * back.
    */
   void settle() {
+    List.copyOf(holding).forEach(this::release);
     for (Future<StoredBlob> write : List.copyOf(running)) {
       try {
         write.get();

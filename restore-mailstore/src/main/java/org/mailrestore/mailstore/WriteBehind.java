@@ -10,6 +10,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * one instead of waiting out a round trip per message. One room per volume, shared by every account
  * writing to it, so the memory held stays bounded however many accounts run. Content a packed
  * volume appends to a pack is written by its reader: the append costs less than handing it over.
+ * The same room bounds, apart, the content held until its cluster asks whether the volume holds it
+ * already ({@link #tryHold}).
  *
  * <p>A lock, not a monitor: readers wait here on virtual threads, and on JDK 21 one waiting for a
  * monitor would hold its carrier.
@@ -25,6 +27,12 @@ final class WriteBehind {
   /** The writes in flight: the volume's own bound on requests (StorageLimits) would queue more. */
   static final int MAX_WRITES = 64;
 
+  /**
+   * The bytes of content held in memory until its cluster asks the volume for its digest, over
+   * every account (see {@link #tryHold}).
+   */
+  static final long MAX_HELD_BYTES = 32L << 20;
+
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition room = lock.newCondition();
   private final long appendedUpTo;
@@ -32,6 +40,7 @@ final class WriteBehind {
   private final int maxWrites;
   private long bytes;
   private int writes;
+  private long held;
 
   /**
    * @param appendedUpTo the largest content the volume appends to a pack (0 for a volume without
@@ -65,6 +74,34 @@ final class WriteBehind {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while waiting to write a message behind");
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Takes room for content kept until its cluster's dedup lookup, if there is room now. Never
+   * waits: the room is given back only when the cluster ends, and its reader must not wait for
+   * itself. Without room the content is written at once, as content of a digest never seen.
+   */
+  boolean tryHold(int size) {
+    lock.lock();
+    try {
+      if (held + size > MAX_HELD_BYTES) {
+        return false;
+      }
+      held += size;
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Gives back the room of content held for a lookup. */
+  void unhold(int size) {
+    lock.lock();
+    try {
+      held -= size;
     } finally {
       lock.unlock();
     }

@@ -18,6 +18,18 @@ class WriteBehindTest {
   }
 
   @Test
+  void contentHeldForALookupNeverWaitsAndIsBoundedApartFromTheWrites() throws Exception {
+    WriteBehind room = new WriteBehind(0, 100, 1);
+    room.enter(100); // the writes' room is full: holding does not share it
+    int half = (int) (WriteBehind.MAX_HELD_BYTES / 2);
+    assertThat(room.tryHold(half)).isTrue();
+    assertThat(room.tryHold(half)).isTrue();
+    assertThat(room.tryHold(1)).as("full: no wait, a refusal").isFalse();
+    room.unhold(half);
+    assertThat(room.tryHold(half)).isTrue();
+  }
+
+  @Test
   void aWriteWaitsUntilTheBytesInFlightLeaveRoomForIt() throws Exception {
     WriteBehind room = new WriteBehind(0, 100, 10);
     room.enter(60);

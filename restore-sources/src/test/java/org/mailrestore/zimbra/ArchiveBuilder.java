@@ -117,9 +117,15 @@ public final class ArchiveBuilder {
   /** A message: its {@code .meta} then its content, as Zimbra writes them. */
   public ArchiveBuilder message(
       int id, String folder, byte[] content, String flagString, String tags) {
+    return message(id, folder, content, BlobDigest.ofContent(content), flagString, tags);
+  }
+
+  /** A message whose {@code .meta} declares this digest, whatever its content is. */
+  public ArchiveBuilder message(
+      int id, String folder, byte[] content, BlobDigest declared, String flagString, String tags) {
     Map<String, Object> json = item(id, 5, folder);
     json.put("size", content.length);
-    json.put("blob_digest", MetaFields.zimbraDigest(BlobDigest.ofContent(content)));
+    json.put("blob_digest", MetaFields.zimbraDigest(declared));
     json.put("FlagStr", flagString);
     json.put("unread", flagString.contains("u") ? 1 : 0);
     if (tags != null) {
