@@ -57,11 +57,12 @@ final class BlobTransfer {
   private final int volumeId;
   private final VolumeStore volumes;
   private final RecordedDigests recorded;
+  private final WritesInFlight flights;
   private final WriteContext context;
   private final WriteBehind behind;
 
   /** Writes behind still running: the writer waits for them as it closes. */
-  private final Set<Future<StoredBlob>> running = ConcurrentHashMap.newKeySet();
+  private final Set<Future<WritesInFlight.Written>> running = ConcurrentHashMap.newKeySet();
 
   /** Content held for its cluster's lookup, whose room is not given back yet. */
   private final Set<Held> holding = ConcurrentHashMap.newKeySet();
@@ -71,12 +72,14 @@ final class BlobTransfer {
       int volumeId,
       VolumeStore volumes,
       RecordedDigests recorded,
+      WritesInFlight flights,
       WriteContext context,
       WriteBehind behind) {
     this.volume = volume;
     this.volumeId = volumeId;
     this.volumes = volumes;
     this.recorded = recorded;
+    this.flights = flights;
     this.context = context;
     this.behind = behind;
   }
@@ -87,14 +90,21 @@ final class BlobTransfer {
    */
   private record Held(byte[] bytes) {}
 
-  /** A blob copied, or why not. */
-  private record Copied(StoredBlob blob, FailureReason reason, String detail) {
+  /**
+   * A blob copied (or taken from another cluster's write of it: {@code shared}, a dedup hit), or
+   * why not.
+   */
+  private record Copied(StoredBlob blob, boolean shared, FailureReason reason, String detail) {
+
+    static Copied of(WritesInFlight.Written w) {
+      return new Copied(w.blob(), w.shared(), null, null);
+    }
 
     /** An item's blob not copied: a bad blob by its reason, any other I/O error as BLOB_IO. */
     static Copied failed(IOException e, String context) {
       return e instanceof BlobException bad
-          ? new Copied(null, FailureReason.of(bad.reason()), bad.getMessage())
-          : new Copied(null, FailureReason.BLOB_IO, context + IoErrors.describe(e));
+          ? new Copied(null, false, FailureReason.of(bad.reason()), bad.getMessage())
+          : new Copied(null, false, FailureReason.BLOB_IO, context + IoErrors.describe(e));
     }
   }
 
@@ -105,9 +115,11 @@ final class BlobTransfer {
    */
   Map<ItemToWrite, StoredBlob> transfer(List<ItemToWrite> items, ClusterJournal journal)
       throws SQLException {
+    long window = flights.open(); // before the cluster asks the database
     try {
       return transferAll(items, journal);
     } finally {
+      flights.close(window);
       for (ItemToWrite item : items) {
         if (item.staged() != null && item.staged().handle() instanceof Held held) {
           release(held); // the bytes stay with the item, should its cluster be written again
@@ -157,8 +169,8 @@ final class BlobTransfer {
             continue;
           }
           blob = copied.blob();
-          newBlobs.add(blob);
-          dedupHits += users.size() - 1;
+          newBlobs.add(blob); // recorded here too when shared: the other cluster may never commit
+          dedupHits += copied.shared() ? users.size() : users.size() - 1;
         } else {
           dedupHits += users.size();
         }
@@ -180,7 +192,6 @@ final class BlobTransfer {
         }
       }
     }
-    journal.dedupHits(dedupHits);
     for (ItemToWrite item : staged) {
       Copied written = collect(item.staged());
       if (written.blob() == null) {
@@ -188,8 +199,10 @@ final class BlobTransfer {
       } else {
         result.put(item, written.blob());
         newBlobs.add(written.blob());
+        dedupHits += written.shared() ? 1 : 0;
       }
     }
+    journal.dedupHits(dedupHits);
     if (!newBlobs.isEmpty()) {
       try {
         volume.sync();
@@ -205,6 +218,7 @@ final class BlobTransfer {
         throw e;
       }
       recording.recorded(inserted);
+      flights.recorded(newBlobs);
     }
     return result;
   }
@@ -281,8 +295,10 @@ final class BlobTransfer {
       if (u.staged() != null && u.staged().handle() instanceof Held held) {
         try {
           byte[] bytes = held.bytes();
-          return new Copied(
-              volume.write(digest, bytes.length, new ByteArrayInputStream(bytes)), null, null);
+          return Copied.of(
+              flights.once(
+                  digest,
+                  () -> volume.write(digest, bytes.length, new ByteArrayInputStream(bytes))));
         } catch (IOException e) {
           return Copied.failed(e, "not written to the volume: ");
         }
@@ -290,9 +306,11 @@ final class BlobTransfer {
     }
     long size = users.get(0).state().size();
     try {
-      return context
-          .content()
-          .read(digest, size, in -> new Copied(volume.write(digest, size, in), null, null));
+      // Another cluster's write of the digest is waited for before a turn is taken, not in one.
+      return Copied.of(
+          flights.once(
+              digest,
+              () -> context.content().read(digest, size, in -> volume.write(digest, size, in))));
     } catch (IOException e) {
       return Copied.failed(e, "blob " + digest + ": ");
     }
@@ -327,7 +345,11 @@ final class BlobTransfer {
           in.read(); // the end, where the digest and size are checked: -1, or it throws
           return writeBehind(declared, bytes);
         }
-        return written(volume.write(declared, size, in));
+        WritesInFlight.Written w = flights.once(declared, () -> volume.write(declared, size, in));
+        if (w.shared()) {
+          in.transferTo(OutputStream.nullOutputStream()); // its content checked all the same
+        }
+        return written(w);
       }
     }
     MessageDigest sha = BlobDigest.newSha256();
@@ -341,7 +363,9 @@ final class BlobTransfer {
         if (behind.takes(head.length)) {
           return writeBehind(digest, head);
         }
-        return written(volume.write(digest, head.length, new ByteArrayInputStream(head)));
+        return written(
+            flights.once(
+                digest, () -> volume.write(digest, head.length, new ByteArrayInputStream(head))));
       }
       Path spool = Files.createTempFile("mailrestore-spool", ".eml");
       try {
@@ -352,7 +376,7 @@ final class BlobTransfer {
         }
         BlobDigest digest = BlobDigest.of(sha.digest());
         try (InputStream in = new BufferedInputStream(Files.newInputStream(spool), 1 << 16)) {
-          return written(volume.write(digest, total, in));
+          return written(flights.once(digest, () -> volume.write(digest, total, in)));
         }
       } finally {
         Files.deleteIfExists(spool);
@@ -362,7 +386,7 @@ final class BlobTransfer {
 
   /** Whether content of this digest is held for its cluster's lookup: the room for it is taken. */
   private boolean hold(BlobDigest digest, int size) {
-    return recorded.mightHold(digest) && behind.tryHold(size);
+    return (recorded.mightHold(digest) || flights.writing(digest)) && behind.tryHold(size);
   }
 
   private Staged held(BlobDigest digest, byte[] bytes) {
@@ -377,8 +401,8 @@ final class BlobTransfer {
     }
   }
 
-  private static Staged written(StoredBlob blob) {
-    return new Staged(blob.digest(), blob.rawSize(), CompletableFuture.completedFuture(blob));
+  private static Staged written(WritesInFlight.Written w) {
+    return new Staged(w.blob().digest(), w.blob().rawSize(), CompletableFuture.completedFuture(w));
   }
 
   /**
@@ -389,8 +413,10 @@ final class BlobTransfer {
   private Staged writeBehind(BlobDigest digest, byte[] bytes) throws IOException {
     int size = bytes.length;
     behind.enter(size);
-    FutureTask<StoredBlob> write =
-        new FutureTask<>(() -> volume.write(digest, size, new ByteArrayInputStream(bytes))) {
+    FutureTask<WritesInFlight.Written> write =
+        new FutureTask<>(() ->
+            flights.once(
+                digest, () -> volume.write(digest, size, new ByteArrayInputStream(bytes)))) {
           @Override
           protected void done() {
             running.remove(this);
@@ -411,7 +437,7 @@ final class BlobTransfer {
   @SuppressWarnings("unchecked")
   private static Copied collect(Staged staged) throws SQLException {
     try {
-      return new Copied(((Future<StoredBlob>) staged.handle()).get(), null, null);
+      return Copied.of(((Future<WritesInFlight.Written>) staged.handle()).get());
     } catch (ExecutionException e) {
       if (e.getCause() instanceof IOException io) {
         return Copied.failed(io, "not written to the volume: ");
@@ -431,7 +457,7 @@ final class BlobTransfer {
    */
   void settle() {
     List.copyOf(holding).forEach(this::release);
-    for (Future<StoredBlob> write : List.copyOf(running)) {
+    for (Future<WritesInFlight.Written> write : List.copyOf(running)) {
       try {
         write.get();
       } catch (ExecutionException | CancellationException e) {

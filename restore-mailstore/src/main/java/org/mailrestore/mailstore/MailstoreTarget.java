@@ -31,6 +31,7 @@ public final class MailstoreTarget implements MailTarget {
   private final MailstoreShares shares;
   private final WriteBehind writeBehind;
   private final RecordedDigests recorded;
+  private final WritesInFlight flights = new WritesInFlight();
   private MailstoreReadBack readBack;
 
   private MailstoreTarget(
@@ -109,7 +110,7 @@ public final class MailstoreTarget implements MailTarget {
   public MailboxWriter mailbox(ProvisionedAccount account, WriteContext context)
       throws SQLException, IOException {
     return new MailstoreWriter(
-        dataSource, account, writableVolume(), volumeId, context, writeBehind, recorded);
+        dataSource, account, writableVolume(), volumeId, context, writeBehind, recorded, flights);
   }
 
   @Override

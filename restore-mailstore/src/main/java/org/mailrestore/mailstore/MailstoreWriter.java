@@ -49,7 +49,8 @@ final class MailstoreWriter implements MailboxWriter {
       int volumeId,
       WriteContext context,
       WriteBehind behind,
-      RecordedDigests recorded)
+      RecordedDigests recorded,
+      WritesInFlight flights)
       throws SQLException {
     this.mailboxes = new MailboxStore(dataSource);
     this.mailbox = account.key();
@@ -57,7 +58,8 @@ final class MailstoreWriter implements MailboxWriter {
     this.ids = new IdAllocator(mailboxes.nextFreeItemId(mailbox));
     this.tags = new TagRegistry(mailboxes, mailbox, ids);
     this.transfer =
-        new BlobTransfer(volume, volumeId, new VolumeStore(dataSource), recorded, context, behind);
+        new BlobTransfer(
+            volume, volumeId, new VolumeStore(dataSource), recorded, flights, context, behind);
   }
 
   @Override

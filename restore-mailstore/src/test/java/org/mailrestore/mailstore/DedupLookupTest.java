@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +35,12 @@ class DedupLookupTest {
 
   /** A tree of one user holding the same {@link #MESSAGES} messages as every other such tree. */
   private SourceSpec tree(String user) throws Exception {
-    Path cur = Files.createDirectories(dir.resolve("tree-" + user).resolve(user).resolve("cur"));
+    addUser(dir.resolve("tree-" + user), user);
+    return MaildirSourceKind.of(dir.resolve("tree-" + user), "example.org", "maildir");
+  }
+
+  private static void addUser(Path tree, String user) throws Exception {
+    Path cur = Files.createDirectories(tree.resolve(user).resolve("cur"));
     Files.createDirectories(cur.resolveSibling("new"));
     Files.createDirectories(cur.resolveSibling("tmp"));
     for (int i = 0; i < MESSAGES; i++) {
@@ -43,7 +49,6 @@ class DedupLookupTest {
           "Subject: list mail " + i + "\r\n\r\nthe same body " + i + "\r\n",
           StandardCharsets.US_ASCII);
     }
-    return MaildirSourceKind.of(dir.resolve("tree-" + user), "example.org", "maildir");
   }
 
   private RestoreFixture fixture() throws Exception {
@@ -86,6 +91,36 @@ class DedupLookupTest {
       }
       assertThat(bytesUnder(dir.resolve("volume"))).isEqualTo(bytes);
       assertThat(f.count("SELECT COUNT(*) FROM volume_blob")).isEqualTo(MESSAGES);
+    }
+  }
+
+  /** Decision 0082: clusters of accounts restored at once copy a digest new to them once. */
+  @Test
+  void theSameNewBlobsOfAccountsRestoredAtOnceAreCopiedOnce() throws Exception {
+    long once;
+    try (RestoreFixture f = fixture()) {
+      restore(f.engine, tree("alone"));
+      once = bytesUnder(dir.resolve("volume"));
+    }
+    try (Stream<Path> files = Files.walk(dir.resolve("volume"))) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+    Path tree = dir.resolve("tree");
+    List<String> users = List.of("alice", "bob", "carol", "dave");
+    for (String user : users) {
+      addUser(tree, user);
+    }
+    SourceSpec all = MaildirSourceKind.of(tree, "example.org", "maildir");
+    try (RestoreFixture f = fixture()) {
+      OperationSummary s =
+          f.engine.run(f.engine.submit(RestoreRequest.of(all).withClusterSize(10), null));
+      assertThat(s.state()).as(s.message()).isEqualTo(OperationState.COMPLETED);
+      assertThat(s.counts().dedupHits()).isEqualTo(MESSAGES * (users.size() - 1L));
+      assertThat(bytesUnder(dir.resolve("volume"))).isEqualTo(once);
+      assertThat(f.count("SELECT COUNT(*) FROM volume_blob")).isEqualTo(MESSAGES);
+      assertThat(f.verify(all, Verifier.Options.defaults()).differences()).isEmpty();
     }
   }
 

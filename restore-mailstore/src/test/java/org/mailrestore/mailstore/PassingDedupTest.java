@@ -58,13 +58,17 @@ class PassingDedupTest {
 
   /** A directory holding one archive, the user's, with the same list mail as every other. */
   private SourceSpec archive(String user) throws Exception {
+    Path archives = dir.resolve("archives-" + user);
+    writeArchive(archives, user);
+    return ZimbraTgzKind.local(archives);
+  }
+
+  private static void writeArchive(Path archives, String user) throws Exception {
     ArchiveBuilder b = new ArchiveBuilder().folder(257, "/Lists");
     for (int i = 0; i < MESSAGES; i++) {
       b.message(300 + i, "/Lists", listMail(i), "", null);
     }
-    Path archives = dir.resolve("archives-" + user);
     b.write(archives.resolve(user + "@example.org.tgz"));
-    return ZimbraTgzKind.local(archives);
   }
 
   private static OperationSummary restore(RestoreEngine engine, SourceSpec source)
@@ -105,6 +109,35 @@ class PassingDedupTest {
             .as(user)
             .isEmpty();
       }
+    }
+  }
+
+  @Test
+  void listMailInArchivesRestoredAtOnceIsWrittenOnce() throws Exception {
+    long once;
+    try (RestoreFixture f = fixture()) {
+      restore(f.engine, archive("alone"));
+      once = bytesUnder(dir.resolve("volume"));
+    }
+    deleteUnder(dir.resolve("volume"));
+    Path archives = dir.resolve("archives");
+    List<String> users = List.of("alice", "bob", "carol", "dave");
+    for (String user : users) {
+      writeArchive(archives, user);
+    }
+    try (RestoreFixture f = fixture()) {
+      OperationSummary s =
+          f.engine.run(
+              f.engine.submit(
+                  RestoreRequest.of(ZimbraTgzKind.local(archives)).withClusterSize(10), null));
+      assertThat(s.state()).as(s.message()).isEqualTo(OperationState.COMPLETED);
+      // Clusters of different accounts meet the same new digests at the same moment: one writes,
+      // the others wait for its write and take its blob.
+      assertThat(s.counts().dedupHits()).isEqualTo(MESSAGES * (users.size() - 1L));
+      assertThat(bytesUnder(dir.resolve("volume"))).isEqualTo(once);
+      assertThat(f.count("SELECT COUNT(*) FROM volume_blob")).isEqualTo(MESSAGES);
+      assertThat(f.verify(ZimbraTgzKind.local(archives), Verifier.Options.defaults()).differences())
+          .isEmpty();
     }
   }
 
@@ -159,6 +192,14 @@ class PassingDedupTest {
       assertThat(failures.get(0).reason()).isEqualTo("DIGEST_MISMATCH");
       assertThat(failures.get(0).location()).contains("0000000299");
       assertThat(bytesUnder(dir.resolve("volume"))).isEqualTo(bytes);
+    }
+  }
+
+  private static void deleteUnder(Path root) throws Exception {
+    try (Stream<Path> files = Files.walk(root)) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
     }
   }
 
