@@ -22,6 +22,7 @@ import org.mailrestore.restore.OperationSummary;
 import org.mailrestore.restore.RestoreFixture;
 import org.mailrestore.restore.RestoreRequest;
 import org.mailrestore.restore.coordination.RestoreEngine;
+import org.mailrestore.runtime.RestoreRuntime;
 import org.mailrestore.source.SourceSpec;
 import org.mailrestore.verify.Verifier;
 
@@ -62,11 +63,48 @@ class PassingContentTest {
 
   @Test
   void aMessageTheVolumeRefusesFailsAloneAndARerunBringsItBack() throws Exception {
+    Path volume = Files.createDirectories(dir.resolve("volume"));
+    try (RestoreFixture f = fixture(VolumeSpec.local("default", volume.toString()))) {
+      refusedWritesFailAloneAndARerunBringsThemBack(f, f.engine);
+    }
+  }
+
+  /**
+   * The same, where the volume held a blob when its target opened: every message is held for its
+   * cluster's lookup (decision 0081) and written after it, and a refusal fails it the same way.
+   */
+  @Test
+  void aHeldMessageTheVolumeRefusesFailsAloneAndARerunBringsItBack() throws Exception {
+    Path volume = Files.createDirectories(dir.resolve("volume"));
+    Path seed = Files.createDirectories(dir.resolve("seed"));
+    Files.write(
+        seed.resolve("Inbox"),
+        MboxWriter.mboxrd(
+            "Subject: seed\n\nseed\n".getBytes(StandardCharsets.UTF_8),
+            "From - Mon May 14 23:39:00 2001"));
+    try (RestoreFixture f = fixture(VolumeSpec.local("default", volume.toString()))) {
+      OperationSummary seeded =
+          f.restore(RestoreRequest.of(MboxSourceKind.of(seed, "bob@example.org", "mboxrd", "")));
+      assertThat(seeded.state()).as(seeded.message()).isEqualTo(OperationState.COMPLETED);
+      try (RestoreRuntime later = f.runtime(f.database.dataSource(), 60)) {
+        later.target(null); // opened now: the volume holds a blob, every digest is a "maybe"
+        refusedWritesFailAloneAndARerunBringsThemBack(f, later.engine());
+      }
+    }
+  }
+
+  private void refusedWritesFailAloneAndARerunBringsThemBack(RestoreFixture f, RestoreEngine engine)
+      throws Exception {
     int count = 300;
     List<BlobDigest> digests = mbox(count);
     // A file where the volume's directory for one shard goes: each write there fails, for real.
-    Path volume = Files.createDirectories(dir.resolve("volume"));
-    String blocked = digests.get(17).shard();
+    Path volume = dir.resolve("volume");
+    String blocked = null;
+    for (int i = 17; blocked == null; i++) {
+      if (!Files.exists(volume.resolve(digests.get(i).shard()))) {
+        blocked = digests.get(i).shard();
+      }
+    }
     Files.writeString(volume.resolve(blocked), "in the way");
     Set<Integer> refused = new HashSet<>();
     for (int i = 0; i < count; i++) {
@@ -74,34 +112,33 @@ class PassingContentTest {
         refused.add(i);
       }
     }
+    String messages = "SELECT COUNT(*) FROM mail_item WHERE type = 5";
+    long before = f.count(messages);
     SourceSpec source = source();
-    try (RestoreFixture f = fixture(VolumeSpec.local("default", volume.toString()))) {
-      OperationSummary first = f.restore(RestoreRequest.of(source).withClusterSize(50));
-      assertThat(first.state()).as(first.message()).isEqualTo(OperationState.PARTIAL);
-      assertThat(first.counts().itemsFailed()).isEqualTo(refused.size());
-      assertThat(f.count("SELECT COUNT(*) FROM mail_item WHERE type = 5"))
-          .as("every other message restored")
-          .isEqualTo(count - refused.size());
-      List<FailureRecord> failures = f.engine.bookkeeping().failures().list(first.id(), 0, 100);
-      assertThat(failures).hasSize(refused.size());
-      assertThat(failures)
-          .allSatisfy(r -> {
-            assertThat(r.reason()).isEqualTo("BLOB_IO");
-            assertThat(r.location()).contains("Inbox");
-            assertThat(r.detail())
-                .contains("not written to the volume")
-                .contains(volume.resolve(blocked) + ": a file of that name is in the way");
-          });
+    OperationSummary first =
+        engine.run(engine.submit(RestoreRequest.of(source).withClusterSize(50), null));
+    assertThat(first.state()).as(first.message()).isEqualTo(OperationState.PARTIAL);
+    assertThat(first.counts().itemsFailed()).isEqualTo(refused.size());
+    assertThat(f.count(messages))
+        .as("every other message restored")
+        .isEqualTo(before + count - refused.size());
+    List<FailureRecord> failures = f.engine.bookkeeping().failures().list(first.id(), 0, 100);
+    assertThat(failures).hasSize(refused.size());
+    String inTheWay = volume.resolve(blocked) + ": a file of that name is in the way";
+    assertThat(failures)
+        .allSatisfy(r -> {
+          assertThat(r.reason()).isEqualTo("BLOB_IO");
+          assertThat(r.location()).contains("Inbox");
+          assertThat(r.detail()).contains("not written to the volume").contains(inTheWay);
+        });
 
-      Files.delete(volume.resolve(blocked));
-      OperationSummary again = f.restore(RestoreRequest.of(source).withClusterSize(50));
-      assertThat(again.state()).as(again.message()).isEqualTo(OperationState.COMPLETED);
-      assertThat(again.counts().itemsRestored()).isEqualTo(refused.size());
-      assertThat(f.count("SELECT COUNT(*) FROM mail_item WHERE type = 5"))
-          .as("each message once")
-          .isEqualTo(count);
-      assertThat(f.verify(source, Verifier.Options.defaults()).differences()).isEmpty();
-    }
+    Files.delete(volume.resolve(blocked));
+    OperationSummary again =
+        engine.run(engine.submit(RestoreRequest.of(source).withClusterSize(50), null));
+    assertThat(again.state()).as(again.message()).isEqualTo(OperationState.COMPLETED);
+    assertThat(again.counts().itemsRestored()).isEqualTo(refused.size());
+    assertThat(f.count(messages)).as("each message once").isEqualTo(before + count);
+    assertThat(f.verify(source, Verifier.Options.defaults()).differences()).isEmpty();
   }
 
   /**
