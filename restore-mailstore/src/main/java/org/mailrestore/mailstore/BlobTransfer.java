@@ -320,16 +320,17 @@ final class BlobTransfer {
    * Takes content as it passes. With a declared digest it is checked as it is read, and a mismatch
    * fails here; without one, its digest is computed first (in memory for small content, through a
    * spool file for large). Content of a digest the volume may hold already is kept for its
-   * cluster's lookup, when there is room for it, so that list mail in a hundred archives is stored
-   * once. The rest is written behind its reader when {@link WriteBehind} takes it, otherwise at
-   * once.
+   * cluster's lookup, when there is room for it, else asked for alone, so that list mail in a
+   * hundred archives is stored once. The rest is written behind its reader when {@link WriteBehind}
+   * takes it, otherwise at once.
    */
   Staged stage(Passing content, BlobDigest declared) throws IOException {
     long size = content.size();
     if (declared != null) {
       try (InputStream in =
           new VerifyingInputStream(content.open(), declared, size, content::describe)) {
-        if (size >= 0 && size <= IN_MEMORY && hold(declared, (int) size)) {
+        boolean maybe = size >= 0 && mayHold(declared);
+        if (maybe && size <= IN_MEMORY && behind.tryHold((int) size)) {
           byte[] bytes;
           try {
             bytes = in.readNBytes((int) size);
@@ -339,6 +340,11 @@ final class BlobTransfer {
             throw e;
           }
           return held(declared, bytes);
+        }
+        StoredBlob there = maybe ? lookUp(declared) : null;
+        if (there != null) {
+          in.transferTo(OutputStream.nullOutputStream()); // its content checked all the same
+          return written(new WritesInFlight.Written(there, true));
         }
         if (size >= 0 && behind.takes(size)) {
           byte[] bytes = in.readNBytes((int) size);
@@ -357,8 +363,14 @@ final class BlobTransfer {
       byte[] head = raw.readNBytes(IN_MEMORY + 1);
       if (head.length <= IN_MEMORY) {
         BlobDigest digest = BlobDigest.of(sha.digest());
-        if (hold(digest, head.length)) {
-          return held(digest, head);
+        if (mayHold(digest)) {
+          if (behind.tryHold(head.length)) {
+            return held(digest, head);
+          }
+          StoredBlob there = lookUp(digest);
+          if (there != null) {
+            return written(new WritesInFlight.Written(there, true));
+          }
         }
         if (behind.takes(head.length)) {
           return writeBehind(digest, head);
@@ -375,6 +387,10 @@ final class BlobTransfer {
           total = head.length + raw.transferTo(out);
         }
         BlobDigest digest = BlobDigest.of(sha.digest());
+        StoredBlob there = mayHold(digest) ? lookUp(digest) : null;
+        if (there != null) {
+          return written(new WritesInFlight.Written(there, true));
+        }
         try (InputStream in = new BufferedInputStream(Files.newInputStream(spool), 1 << 16)) {
           return written(flights.once(digest, () -> volume.write(digest, total, in)));
         }
@@ -384,9 +400,22 @@ final class BlobTransfer {
     }
   }
 
-  /** Whether content of this digest is held for its cluster's lookup: the room for it is taken. */
-  private boolean hold(BlobDigest digest, int size) {
-    return (recorded.mightHold(digest) || flights.writing(digest)) && behind.tryHold(size);
+  /** Whether the volume may hold this digest, or another cluster is writing it. */
+  private boolean mayHold(BlobDigest digest) {
+    return recorded.mightHold(digest) || flights.writing(digest);
+  }
+
+  /**
+   * The volume's blob of this digest, asked alone: its content is too large to hold for its
+   * cluster's lookup, or the room for held content is full. Null when the volume lacks it, or when
+   * the database cannot say: the content is then written, which costs a copy, not the item.
+   */
+  private StoredBlob lookUp(BlobDigest digest) {
+    try {
+      return volumes.present(volumeId, List.of(digest)).get(digest);
+    } catch (SQLException e) {
+      return null;
+    }
   }
 
   private Staged held(BlobDigest digest, byte[] bytes) {

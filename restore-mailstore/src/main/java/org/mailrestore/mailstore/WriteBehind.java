@@ -82,7 +82,7 @@ final class WriteBehind {
   /**
    * Takes room for content kept until its cluster's dedup lookup, if there is room now. Never
    * waits: the room is given back only when the cluster ends, and its reader must not wait for
-   * itself. Without room the content is written at once, as content of a digest never seen.
+   * itself. Without room the content is asked for alone, then written if the volume lacks it.
    */
   boolean tryHold(int size) {
     lock.lock();

@@ -159,6 +159,48 @@ class PassingDedupTest {
     }
   }
 
+  /**
+   * Content the room cannot hold (32 MiB over every account, or more than 8 MiB alone) is asked for
+   * alone before it is written: a volume that held blobs at open is asked for every digest, and
+   * large list mail is stored once too.
+   */
+  @Test
+  void largeMessagesBeyondTheRoomAreAskedForAlone() throws Exception {
+    int large = 24; // 36 MiB: more than the room
+    byte[][] parts = new byte[large + 1][];
+    for (int i = 0; i <= large; i++) {
+      int bytes = i == large ? 9 << 20 : 3 << 19; // the last one is spooled, not held
+      StringBuilder m = new StringBuilder("Subject: attachment " + i + "\n\n");
+      String line = ("line of message " + i + " ").repeat(4) + "\n";
+      while (m.length() < bytes) {
+        m.append(line);
+      }
+      parts[i] =
+          MboxWriter.mboxrd(
+              m.toString().getBytes(StandardCharsets.US_ASCII), "From - Mon May 14 23:39:00 2001");
+    }
+    Path mbox = Files.createDirectories(dir.resolve("mail")).resolve("Attachments");
+    Files.write(mbox, MboxWriter.concat(parts));
+    try (RestoreFixture f = fixture()) {
+      OperationSummary first =
+          f.restore(
+              RestoreRequest.of(
+                  MboxSourceKind.of(dir.resolve("mail"), "alice@example.org", "mboxrd", "")));
+      assertThat(first.state()).as(first.message()).isEqualTo(OperationState.COMPLETED);
+      long bytes = bytesUnder(dir.resolve("volume"));
+      try (RestoreRuntime later = f.runtime(f.database.dataSource(), 60)) {
+        later.target(null); // every digest is a "maybe"
+        SourceSpec bob = MboxSourceKind.of(dir.resolve("mail"), "bob@example.org", "mboxrd", "");
+        OperationSummary again =
+            later.engine().run(later.engine().submit(RestoreRequest.of(bob), null));
+        assertThat(again.state()).as(again.message()).isEqualTo(OperationState.COMPLETED);
+        assertThat(again.counts().dedupHits()).isEqualTo(large + 1L);
+        assertThat(bytesUnder(dir.resolve("volume"))).isEqualTo(bytes);
+        assertThat(f.verify(bob, Verifier.Options.defaults()).differences()).isEmpty();
+      }
+    }
+  }
+
   @Test
   void heldContentThatIsNotWhatItsArchiveDeclaresFailsAloneAndIsNotStored() throws Exception {
     try (RestoreFixture f = fixture()) {
