@@ -33,9 +33,7 @@ record ArchiveFile(String name, Opener opener) {
     int b2 = in.read();
     in.reset();
     InputStream tar =
-        b1 == 0x1f && b2 == 0x8b
-            ? new BufferedInputStream(new GZIPInputStream(in, BUFFER), BUFFER)
-            : in;
+        b1 == 0x1f && b2 == 0x8b ? new ReadAhead(new GZIPInputStream(in, BUFFER), name) : in;
     return new ArchiveRecords(new TarReader(tar), raw::count);
   }
 
