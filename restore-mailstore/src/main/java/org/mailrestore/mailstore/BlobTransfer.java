@@ -1,14 +1,7 @@
 package org.mailrestore.mailstore;
 
-import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,42 +9,31 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
 import org.mailrestore.blob.BlobVolume;
 import org.mailrestore.blob.IoErrors;
 import org.mailrestore.blob.StoredBlob;
-import org.mailrestore.blob.VerifyingInputStream;
 import org.mailrestore.destination.ClusterJournal;
 import org.mailrestore.destination.ItemBatch.ItemToWrite;
 import org.mailrestore.destination.ItemBatch.Staged;
 import org.mailrestore.destination.WriteContext;
 import org.mailrestore.kind.FailureReason;
-import org.mailrestore.source.Passing;
 
 /**
  * A cluster's blobs, into the volume: each digest the volume lacks is copied once (in parallel,
  * within the engine's bounds on copies in flight), verified while it streams; then the volume is
  * synced and the blobs recorded, so no row can commit before its blob is durable. A digest the
  * volume holds already is a dedup hit; the volume is asked only for digests it may hold ({@link
- * RecordedDigests}). Content that passes (an mbox, an archive) is staged as it passes, written
- * behind its reader ({@link WriteBehind}); its cluster collects the writes. Passing content of a
- * digest the volume may hold is held instead, and asked for with the cluster's other digests.
+ * RecordedDigests}). Content that passes (an mbox, an archive) was staged as it passed ({@link
+ * PassingContent}): its cluster collects the writes, and asks for the content held for it with its
+ * other digests.
  */
 final class BlobTransfer {
-
-  /** Passing content of unknown digest up to this size is hashed in memory, larger spooled. */
-  private static final int IN_MEMORY = 8 << 20;
 
   private final BlobVolume volume;
   private final int volumeId;
@@ -59,13 +41,7 @@ final class BlobTransfer {
   private final RecordedDigests recorded;
   private final WritesInFlight flights;
   private final WriteContext context;
-  private final WriteBehind behind;
-
-  /** Writes behind still running: the writer waits for them as it closes. */
-  private final Set<Future<WritesInFlight.Written>> running = ConcurrentHashMap.newKeySet();
-
-  /** Content held for its cluster's lookup, whose room is not given back yet. */
-  private final Set<Held> holding = ConcurrentHashMap.newKeySet();
+  private final PassingContent passing;
 
   BlobTransfer(
       BlobVolume volume,
@@ -74,21 +50,15 @@ final class BlobTransfer {
       RecordedDigests recorded,
       WritesInFlight flights,
       WriteContext context,
-      WriteBehind behind) {
+      PassingContent passing) {
     this.volume = volume;
     this.volumeId = volumeId;
     this.volumes = volumes;
     this.recorded = recorded;
     this.flights = flights;
     this.context = context;
-    this.behind = behind;
+    this.passing = passing;
   }
-
-  /**
-   * Passing content of a digest the volume may hold already: kept in memory, not written, until its
-   * cluster asks the volume (one query for the cluster) and writes it only if the answer is no.
-   */
-  private record Held(byte[] bytes) {}
 
   /**
    * A blob copied (or taken from another cluster's write of it: {@code shared}, a dedup hit), or
@@ -121,8 +91,9 @@ final class BlobTransfer {
     } finally {
       flights.close(window);
       for (ItemToWrite item : items) {
-        if (item.staged() != null && item.staged().handle() instanceof Held held) {
-          release(held); // the bytes stay with the item, should its cluster be written again
+        if (item.staged() != null && item.staged().handle() instanceof PassingContent.Held held) {
+          passing.release(
+              held); // the bytes stay with the item, should its cluster be written again
         }
       }
     }
@@ -141,7 +112,7 @@ final class BlobTransfer {
       }
       if (item.staged() == null) {
         byDigest.computeIfAbsent(item.state().digest(), d -> new ArrayList<>()).add(item);
-      } else if (item.staged().handle() instanceof Held) {
+      } else if (item.staged().handle() instanceof PassingContent.Held) {
         byDigest.computeIfAbsent(item.staged().digest(), d -> new ArrayList<>()).add(item);
       } else {
         staged.add(item);
@@ -292,7 +263,7 @@ final class BlobTransfer {
    */
   private Copied copy(BlobDigest digest, List<ItemToWrite> users) throws InterruptedException {
     for (ItemToWrite u : users) {
-      if (u.staged() != null && u.staged().handle() instanceof Held held) {
+      if (u.staged() != null && u.staged().handle() instanceof PassingContent.Held held) {
         try {
           byte[] bytes = held.bytes();
           return Copied.of(
@@ -316,152 +287,6 @@ final class BlobTransfer {
     }
   }
 
-  /**
-   * Takes content as it passes. With a declared digest it is checked as it is read, and a mismatch
-   * fails here; without one, its digest is computed first (in memory for small content, through a
-   * spool file for large). Content of a digest the volume may hold already is kept for its
-   * cluster's lookup, when there is room for it, else asked for alone, so that list mail in a
-   * hundred archives is stored once. The rest is written behind its reader when {@link WriteBehind}
-   * takes it, otherwise at once.
-   */
-  Staged stage(Passing content, BlobDigest declared) throws IOException {
-    long size = content.size();
-    if (declared != null) {
-      try (InputStream in =
-          new VerifyingInputStream(content.open(), declared, size, content::describe)) {
-        boolean maybe = size >= 0 && mayHold(declared);
-        if (maybe && size <= IN_MEMORY && behind.tryHold((int) size)) {
-          byte[] bytes;
-          try {
-            bytes = in.readNBytes((int) size);
-            in.read(); // the end, where the digest and size are checked: -1, or it throws
-          } catch (IOException | RuntimeException e) {
-            behind.unhold((int) size);
-            throw e;
-          }
-          return held(declared, bytes);
-        }
-        StoredBlob there = maybe ? lookUp(declared) : null;
-        if (there != null) {
-          in.transferTo(OutputStream.nullOutputStream()); // its content checked all the same
-          return written(new WritesInFlight.Written(there, true));
-        }
-        if (size >= 0 && behind.takes(size)) {
-          byte[] bytes = in.readNBytes((int) size);
-          in.read(); // the end, where the digest and size are checked: -1, or it throws
-          return writeBehind(declared, bytes);
-        }
-        WritesInFlight.Written w = flights.once(declared, () -> volume.write(declared, size, in));
-        if (w.shared()) {
-          in.transferTo(OutputStream.nullOutputStream()); // its content checked all the same
-        }
-        return written(w);
-      }
-    }
-    MessageDigest sha = BlobDigest.newSha256();
-    try (InputStream raw = new DigestInputStream(content.open(), sha)) {
-      byte[] head = raw.readNBytes(IN_MEMORY + 1);
-      if (head.length <= IN_MEMORY) {
-        BlobDigest digest = BlobDigest.of(sha.digest());
-        if (mayHold(digest)) {
-          if (behind.tryHold(head.length)) {
-            return held(digest, head);
-          }
-          StoredBlob there = lookUp(digest);
-          if (there != null) {
-            return written(new WritesInFlight.Written(there, true));
-          }
-        }
-        if (behind.takes(head.length)) {
-          return writeBehind(digest, head);
-        }
-        return written(
-            flights.once(
-                digest, () -> volume.write(digest, head.length, new ByteArrayInputStream(head))));
-      }
-      Path spool = Files.createTempFile("mailrestore-spool", ".eml");
-      try {
-        long total;
-        try (OutputStream out = Files.newOutputStream(spool)) {
-          out.write(head);
-          total = head.length + raw.transferTo(out);
-        }
-        BlobDigest digest = BlobDigest.of(sha.digest());
-        StoredBlob there = mayHold(digest) ? lookUp(digest) : null;
-        if (there != null) {
-          return written(new WritesInFlight.Written(there, true));
-        }
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(spool), 1 << 16)) {
-          return written(flights.once(digest, () -> volume.write(digest, total, in)));
-        }
-      } finally {
-        Files.deleteIfExists(spool);
-      }
-    }
-  }
-
-  /** Whether the volume may hold this digest, or another cluster is writing it. */
-  private boolean mayHold(BlobDigest digest) {
-    return recorded.mightHold(digest) || flights.writing(digest);
-  }
-
-  /**
-   * The volume's blob of this digest, asked alone: its content is too large to hold for its
-   * cluster's lookup, or the room for held content is full. Null when the volume lacks it, or when
-   * the database cannot say: the content is then written, which costs a copy, not the item.
-   */
-  private StoredBlob lookUp(BlobDigest digest) {
-    try {
-      return volumes.present(volumeId, List.of(digest)).get(digest);
-    } catch (SQLException e) {
-      return null;
-    }
-  }
-
-  private Staged held(BlobDigest digest, byte[] bytes) {
-    Held held = new Held(bytes);
-    holding.add(held);
-    return new Staged(digest, bytes.length, held);
-  }
-
-  private void release(Held held) {
-    if (holding.remove(held)) {
-      behind.unhold(held.bytes().length);
-    }
-  }
-
-  private static Staged written(WritesInFlight.Written w) {
-    return new Staged(w.blob().digest(), w.blob().rawSize(), CompletableFuture.completedFuture(w));
-  }
-
-  /**
-   * Writes content held in memory on the io threads, once there is room for it: the reader goes on
-   * while the volume writes (an S3 volume's round trip per blob would otherwise be waited out once
-   * per message).
-   */
-  private Staged writeBehind(BlobDigest digest, byte[] bytes) throws IOException {
-    int size = bytes.length;
-    behind.enter(size);
-    FutureTask<WritesInFlight.Written> write =
-        new FutureTask<>(() ->
-            flights.once(
-                digest, () -> volume.write(digest, size, new ByteArrayInputStream(bytes)))) {
-          @Override
-          protected void done() {
-            running.remove(this);
-            behind.leave(size);
-          }
-        };
-    running.add(write);
-    try {
-      context.io().execute(write);
-    } catch (RejectedExecutionException e) {
-      write.cancel(false);
-      throw new IOException("the restore is stopping: content not written", e);
-    }
-    return new Staged(digest, size, write);
-  }
-
   /** The end of a staged write: the blob, or why not. */
   @SuppressWarnings("unchecked")
   private static Copied collect(Staged staged) throws SQLException {
@@ -475,26 +300,6 @@ final class BlobTransfer {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new SQLException("interrupted while writing staged content", e);
-    }
-  }
-
-  /**
-   * Waits for the writes behind still running (their items may have been skipped, or the account
-   * stopped): nothing of this account still writes once its writer is closed. A blob no cluster
-   * recorded stays unreferenced, as after a crash. Content still held for a lookup gives its room
-   * back.
-   */
-  void settle() {
-    List.copyOf(holding).forEach(this::release);
-    for (Future<WritesInFlight.Written> write : List.copyOf(running)) {
-      try {
-        write.get();
-      } catch (ExecutionException | CancellationException e) {
-        // Not restored: nothing refers to it, and its item was reported where it was left out.
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
     }
   }
 }

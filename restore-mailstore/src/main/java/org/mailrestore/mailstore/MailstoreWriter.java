@@ -40,6 +40,7 @@ final class MailstoreWriter implements MailboxWriter {
   private final int volumeId;
   private final IdAllocator ids;
   private final TagRegistry tags;
+  private final PassingContent passing;
   private final BlobTransfer transfer;
 
   MailstoreWriter(
@@ -57,9 +58,11 @@ final class MailstoreWriter implements MailboxWriter {
     this.volumeId = volumeId;
     this.ids = new IdAllocator(mailboxes.nextFreeItemId(mailbox));
     this.tags = new TagRegistry(mailboxes, mailbox, ids);
+    VolumeStore volumes = new VolumeStore(dataSource);
+    this.passing =
+        new PassingContent(volume, volumeId, volumes, recorded, flights, context, behind);
     this.transfer =
-        new BlobTransfer(
-            volume, volumeId, new VolumeStore(dataSource), recorded, flights, context, behind);
+        new BlobTransfer(volume, volumeId, volumes, recorded, flights, context, passing);
   }
 
   @Override
@@ -124,7 +127,7 @@ final class MailstoreWriter implements MailboxWriter {
 
   @Override
   public Staged stage(ItemType type, Passing content, BlobDigest declared) throws IOException {
-    return transfer.stage(content, declared);
+    return passing.stage(content, declared);
   }
 
   @Override
@@ -167,7 +170,7 @@ final class MailstoreWriter implements MailboxWriter {
 
   @Override
   public void close() {
-    transfer.settle();
+    passing.settle();
   }
 
   /**
