@@ -6,11 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mailrestore.blob.BlobCompression;
-import org.mailrestore.blob.PathFence;
 import org.mailrestore.maildir.MaildirSourceKind;
 import org.mailrestore.restore.OperationState;
 import org.mailrestore.restore.OperationSummary;
@@ -51,20 +48,6 @@ class DedupLookupTest {
     }
   }
 
-  private RestoreFixture fixture() throws Exception {
-    VolumeSpec packed =
-        new VolumeSpec(
-            "default",
-            VolumeSpec.Kind.PACKED_LOCAL,
-            dir.resolve("volume").toString(),
-            BlobCompression.NONE,
-            0,
-            0,
-            null);
-    return new RestoreFixture(
-        MailstoreKind.of(packed), false, RestoreEngine.DEFAULT_LEASE_SECONDS, PathFence.NONE);
-  }
-
   private static OperationSummary restore(RestoreEngine engine, SourceSpec source)
       throws Exception {
     OperationSummary s =
@@ -76,20 +59,20 @@ class DedupLookupTest {
 
   @Test
   void digestsThisProcessRecordedAreFoundAndAVolumeThatHeldBlobsIsAsked() throws Exception {
-    try (RestoreFixture f = fixture()) {
+    try (RestoreFixture f = PackedVolumes.fixture(dir.resolve("volume"))) {
       assertThat(restore(f.engine, tree("alice")).counts().dedupHits()).isZero();
-      long bytes = bytesUnder(dir.resolve("volume"));
+      long bytes = PackedVolumes.bytesUnder(dir.resolve("volume"));
 
       // The same target: it recorded these digests, asks for them, and copies nothing.
       assertThat(restore(f.engine, tree("bob")).counts().dedupHits()).isEqualTo(MESSAGES);
-      assertThat(bytesUnder(dir.resolve("volume"))).isEqualTo(bytes);
+      assertThat(PackedVolumes.bytesUnder(dir.resolve("volume"))).isEqualTo(bytes);
 
       // A target opened now, on a volume that holds blobs: it asks for every digest.
       try (RestoreRuntime later = f.runtime(f.database.dataSource(), 60)) {
         later.target(null);
         assertThat(restore(later.engine(), tree("carol")).counts().dedupHits()).isEqualTo(MESSAGES);
       }
-      assertThat(bytesUnder(dir.resolve("volume"))).isEqualTo(bytes);
+      assertThat(PackedVolumes.bytesUnder(dir.resolve("volume"))).isEqualTo(bytes);
       assertThat(f.count("SELECT COUNT(*) FROM volume_blob")).isEqualTo(MESSAGES);
     }
   }
@@ -98,27 +81,23 @@ class DedupLookupTest {
   @Test
   void theSameNewBlobsOfAccountsRestoredAtOnceAreCopiedOnce() throws Exception {
     long once;
-    try (RestoreFixture f = fixture()) {
+    try (RestoreFixture f = PackedVolumes.fixture(dir.resolve("volume"))) {
       restore(f.engine, tree("alone"));
-      once = bytesUnder(dir.resolve("volume"));
+      once = PackedVolumes.bytesUnder(dir.resolve("volume"));
     }
-    try (Stream<Path> files = Files.walk(dir.resolve("volume"))) {
-      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
+    PackedVolumes.delete(dir.resolve("volume"));
     Path tree = dir.resolve("tree");
     List<String> users = List.of("alice", "bob", "carol", "dave");
     for (String user : users) {
       addUser(tree, user);
     }
     SourceSpec all = MaildirSourceKind.of(tree, "example.org", "maildir");
-    try (RestoreFixture f = fixture()) {
+    try (RestoreFixture f = PackedVolumes.fixture(dir.resolve("volume"))) {
       OperationSummary s =
           f.engine.run(f.engine.submit(RestoreRequest.of(all).withClusterSize(10), null));
       assertThat(s.state()).as(s.message()).isEqualTo(OperationState.COMPLETED);
       assertThat(s.counts().dedupHits()).isEqualTo(MESSAGES * (users.size() - 1L));
-      assertThat(bytesUnder(dir.resolve("volume"))).isEqualTo(once);
+      assertThat(PackedVolumes.bytesUnder(dir.resolve("volume"))).isEqualTo(once);
       assertThat(f.count("SELECT COUNT(*) FROM volume_blob")).isEqualTo(MESSAGES);
       assertThat(f.verify(all, Verifier.Options.defaults()).differences()).isEmpty();
     }
@@ -126,18 +105,18 @@ class DedupLookupTest {
 
   @Test
   void blobsAnotherWriterRecordedAreCopiedOnceMoreUntilItShowsAndNothingIsLost() throws Exception {
-    try (RestoreFixture f = fixture();
+    try (RestoreFixture f = PackedVolumes.fixture(dir.resolve("volume"));
         RestoreRuntime other = f.runtime(f.database.dataSource(), 60)) {
       other.target(null); // opened while the volume is empty, as a second instance's would be
       restore(f.engine, tree("alice"));
-      long bytes = bytesUnder(dir.resolve("volume"));
+      long bytes = PackedVolumes.bytesUnder(dir.resolve("volume"));
 
       // The other writer never recorded these digests: its first clusters copy them without
       // asking; their rows were there already, so it asks for every digest after them.
       assertThat(restore(other.engine(), tree("bob")).counts().dedupHits())
           .as("a cluster of 10 copied again at least")
           .isLessThanOrEqualTo(MESSAGES - 10);
-      long twice = bytesUnder(dir.resolve("volume"));
+      long twice = PackedVolumes.bytesUnder(dir.resolve("volume"));
       assertThat(twice).as("a second copy, unreferenced").isGreaterThan(bytes);
       assertThat(f.count("SELECT COUNT(*) FROM volume_blob"))
           .as("the volume keeps its first record of each digest")
@@ -145,7 +124,7 @@ class DedupLookupTest {
 
       // Now it asks for every digest: no third copy.
       assertThat(restore(other.engine(), tree("carol")).counts().dedupHits()).isEqualTo(MESSAGES);
-      assertThat(bytesUnder(dir.resolve("volume"))).isEqualTo(twice);
+      assertThat(PackedVolumes.bytesUnder(dir.resolve("volume"))).isEqualTo(twice);
 
       for (String user : new String[] {"alice", "bob", "carol"}) {
         assertThat(
@@ -156,12 +135,6 @@ class DedupLookupTest {
             .as(user)
             .isEmpty();
       }
-    }
-  }
-
-  private static long bytesUnder(Path root) throws Exception {
-    try (Stream<Path> files = Files.walk(root)) {
-      return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
     }
   }
 }

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mailrestore.blob.BlobDigest;
@@ -149,33 +148,20 @@ class PassingContentTest {
   void aRerunWritesNothingOfWhatItRestoredBefore() throws Exception {
     mbox(200);
     Path volume = dir.resolve("volume");
-    VolumeSpec packed =
-        new VolumeSpec(
-            "default",
-            VolumeSpec.Kind.PACKED_LOCAL,
-            volume.toString(),
-            org.mailrestore.blob.BlobCompression.NONE,
-            0,
-            0,
-            null);
-    try (RestoreFixture f = fixture(packed)) {
+    try (RestoreFixture f = PackedVolumes.fixture(volume)) {
       OperationSummary first = f.restore(RestoreRequest.of(source()).withClusterSize(50));
       assertThat(first.state()).as(first.message()).isEqualTo(OperationState.COMPLETED);
-      long bytes = bytesUnder(volume);
+      long bytes = PackedVolumes.bytesUnder(volume);
       assertThat(bytes).isPositive();
 
       OperationSummary again = f.restore(RestoreRequest.of(source()).withClusterSize(50));
       assertThat(again.state()).as(again.message()).isEqualTo(OperationState.COMPLETED);
       assertThat(again.counts().itemsSkipped()).isEqualTo(200);
       assertThat(again.counts().itemsRestored()).isZero();
-      assertThat(bytesUnder(volume)).as("the volume holds what it held").isEqualTo(bytes);
+      assertThat(PackedVolumes.bytesUnder(volume))
+          .as("the volume holds what it held")
+          .isEqualTo(bytes);
       assertThat(f.verify(source(), Verifier.Options.defaults()).differences()).isEmpty();
-    }
-  }
-
-  private static long bytesUnder(Path root) throws Exception {
-    try (Stream<Path> files = Files.walk(root)) {
-      return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
     }
   }
 }

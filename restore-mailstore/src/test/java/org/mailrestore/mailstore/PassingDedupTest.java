@@ -6,12 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mailrestore.blob.BlobCompression;
 import org.mailrestore.blob.BlobDigest;
-import org.mailrestore.blob.PathFence;
 import org.mailrestore.mbox.MboxSourceKind;
 import org.mailrestore.mbox.MboxWriter;
 import org.mailrestore.restore.FailureRecord;
@@ -37,20 +34,6 @@ class PassingDedupTest {
   private static final int MESSAGES = 40;
 
   @TempDir Path dir;
-
-  private RestoreFixture fixture() throws Exception {
-    VolumeSpec packed =
-        new VolumeSpec(
-            "default",
-            VolumeSpec.Kind.PACKED_LOCAL,
-            dir.resolve("volume").toString(),
-            BlobCompression.NONE,
-            0,
-            0,
-            null);
-    return new RestoreFixture(
-        MailstoreKind.of(packed), false, RestoreEngine.DEFAULT_LEASE_SECONDS, PathFence.NONE);
-  }
 
   private static byte[] listMail(int i) {
     return ArchiveBuilder.mail("list mail " + i, "the same body for every subscriber " + i);
@@ -84,13 +67,13 @@ class PassingDedupTest {
 
   @Test
   void listMailInManyArchivesIsStoredOnce() throws Exception {
-    try (RestoreFixture f = fixture()) {
+    try (RestoreFixture f = PackedVolumes.fixture(dir.resolve("volume"))) {
       assertThat(restore(f.engine, archive("alice")).counts().dedupHits()).isZero();
-      long bytes = bytesUnder(dir.resolve("volume"));
+      long bytes = PackedVolumes.bytesUnder(dir.resolve("volume"));
 
       // The same target knows what it recorded: the passing content is held, asked, not written.
       assertThat(restore(f.engine, archive("bob")).counts().dedupHits()).isEqualTo(MESSAGES);
-      assertThat(bytesUnder(dir.resolve("volume"))).isEqualTo(bytes);
+      assertThat(PackedVolumes.bytesUnder(dir.resolve("volume"))).isEqualTo(bytes);
 
       // A target opened on a volume that holds blobs asks for every digest.
       try (RestoreRuntime later = f.runtime(f.database.dataSource(), 60)) {
@@ -98,7 +81,7 @@ class PassingDedupTest {
         assertThat(restore(later.engine(), archive("carol")).counts().dedupHits())
             .isEqualTo(MESSAGES);
       }
-      assertThat(bytesUnder(dir.resolve("volume"))).isEqualTo(bytes);
+      assertThat(PackedVolumes.bytesUnder(dir.resolve("volume"))).isEqualTo(bytes);
       assertThat(f.count("SELECT COUNT(*) FROM volume_blob")).isEqualTo(MESSAGES);
       for (String user : List.of("alice", "bob", "carol")) {
         assertThat(
@@ -115,17 +98,17 @@ class PassingDedupTest {
   @Test
   void listMailInArchivesRestoredAtOnceIsWrittenOnce() throws Exception {
     long once;
-    try (RestoreFixture f = fixture()) {
+    try (RestoreFixture f = PackedVolumes.fixture(dir.resolve("volume"))) {
       restore(f.engine, archive("alone"));
-      once = bytesUnder(dir.resolve("volume"));
+      once = PackedVolumes.bytesUnder(dir.resolve("volume"));
     }
-    deleteUnder(dir.resolve("volume"));
+    PackedVolumes.delete(dir.resolve("volume"));
     Path archives = dir.resolve("archives");
     List<String> users = List.of("alice", "bob", "carol", "dave");
     for (String user : users) {
       writeArchive(archives, user);
     }
-    try (RestoreFixture f = fixture()) {
+    try (RestoreFixture f = PackedVolumes.fixture(dir.resolve("volume"))) {
       OperationSummary s =
           f.engine.run(
               f.engine.submit(
@@ -134,7 +117,7 @@ class PassingDedupTest {
       // Clusters of different accounts meet the same new digests at the same moment: one writes,
       // the others wait for its write and take its blob.
       assertThat(s.counts().dedupHits()).isEqualTo(MESSAGES * (users.size() - 1L));
-      assertThat(bytesUnder(dir.resolve("volume"))).isEqualTo(once);
+      assertThat(PackedVolumes.bytesUnder(dir.resolve("volume"))).isEqualTo(once);
       assertThat(f.count("SELECT COUNT(*) FROM volume_blob")).isEqualTo(MESSAGES);
       assertThat(f.verify(ZimbraTgzKind.local(archives), Verifier.Options.defaults()).differences())
           .isEmpty();
@@ -149,12 +132,12 @@ class PassingDedupTest {
     }
     Path mbox = Files.createDirectories(dir.resolve("mail")).resolve("Lists");
     Files.write(mbox, MboxWriter.concat(parts));
-    try (RestoreFixture f = fixture()) {
+    try (RestoreFixture f = PackedVolumes.fixture(dir.resolve("volume"))) {
       restore(f.engine, MboxSourceKind.of(dir.resolve("mail"), "alice@example.org", "mboxrd", ""));
-      long bytes = bytesUnder(dir.resolve("volume"));
+      long bytes = PackedVolumes.bytesUnder(dir.resolve("volume"));
       SourceSpec bob = MboxSourceKind.of(dir.resolve("mail"), "bob@example.org", "mboxrd", "");
       assertThat(restore(f.engine, bob).counts().dedupHits()).isEqualTo(MESSAGES);
-      assertThat(bytesUnder(dir.resolve("volume"))).isEqualTo(bytes);
+      assertThat(PackedVolumes.bytesUnder(dir.resolve("volume"))).isEqualTo(bytes);
       assertThat(f.verify(bob, Verifier.Options.defaults()).differences()).isEmpty();
     }
   }
@@ -181,13 +164,13 @@ class PassingDedupTest {
     }
     Path mbox = Files.createDirectories(dir.resolve("mail")).resolve("Attachments");
     Files.write(mbox, MboxWriter.concat(parts));
-    try (RestoreFixture f = fixture()) {
+    try (RestoreFixture f = PackedVolumes.fixture(dir.resolve("volume"))) {
       OperationSummary first =
           f.restore(
               RestoreRequest.of(
                   MboxSourceKind.of(dir.resolve("mail"), "alice@example.org", "mboxrd", "")));
       assertThat(first.state()).as(first.message()).isEqualTo(OperationState.COMPLETED);
-      long bytes = bytesUnder(dir.resolve("volume"));
+      long bytes = PackedVolumes.bytesUnder(dir.resolve("volume"));
       try (RestoreRuntime later = f.runtime(f.database.dataSource(), 60)) {
         later.target(null); // every digest is a "maybe"
         SourceSpec bob = MboxSourceKind.of(dir.resolve("mail"), "bob@example.org", "mboxrd", "");
@@ -195,7 +178,7 @@ class PassingDedupTest {
             later.engine().run(later.engine().submit(RestoreRequest.of(bob), null));
         assertThat(again.state()).as(again.message()).isEqualTo(OperationState.COMPLETED);
         assertThat(again.counts().dedupHits()).isEqualTo(large + 1L);
-        assertThat(bytesUnder(dir.resolve("volume"))).isEqualTo(bytes);
+        assertThat(PackedVolumes.bytesUnder(dir.resolve("volume"))).isEqualTo(bytes);
         assertThat(f.verify(bob, Verifier.Options.defaults()).differences()).isEmpty();
       }
     }
@@ -203,9 +186,9 @@ class PassingDedupTest {
 
   @Test
   void heldContentThatIsNotWhatItsArchiveDeclaresFailsAloneAndIsNotStored() throws Exception {
-    try (RestoreFixture f = fixture()) {
+    try (RestoreFixture f = PackedVolumes.fixture(dir.resolve("volume"))) {
       restore(f.engine, archive("alice"));
-      long bytes = bytesUnder(dir.resolve("volume"));
+      long bytes = PackedVolumes.bytesUnder(dir.resolve("volume"));
 
       // Bob's archive declares list mail 0's digest for other bytes: that digest is known, so
       // the content is held for the lookup, and read through to its end to be checked first.
@@ -233,21 +216,7 @@ class PassingDedupTest {
       assertThat(failures).hasSize(1);
       assertThat(failures.get(0).reason()).isEqualTo("DIGEST_MISMATCH");
       assertThat(failures.get(0).location()).contains("0000000299");
-      assertThat(bytesUnder(dir.resolve("volume"))).isEqualTo(bytes);
-    }
-  }
-
-  private static void deleteUnder(Path root) throws Exception {
-    try (Stream<Path> files = Files.walk(root)) {
-      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
-  }
-
-  private static long bytesUnder(Path root) throws Exception {
-    try (Stream<Path> files = Files.walk(root)) {
-      return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+      assertThat(PackedVolumes.bytesUnder(dir.resolve("volume"))).isEqualTo(bytes);
     }
   }
 }
