@@ -15,7 +15,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.mailrestore.blob.BlobDigest;
 import org.mailrestore.blob.BlobException;
-import org.mailrestore.blob.BlobVolume;
 import org.mailrestore.blob.IoErrors;
 import org.mailrestore.blob.StoredBlob;
 import org.mailrestore.destination.ClusterJournal;
@@ -35,27 +34,12 @@ import org.mailrestore.kind.FailureReason;
  */
 final class BlobTransfer {
 
-  private final BlobVolume volume;
-  private final int volumeId;
-  private final VolumeStore volumes;
-  private final RecordedDigests recorded;
-  private final WritesInFlight flights;
+  private final WritableVolume target;
   private final WriteContext context;
   private final PassingContent passing;
 
-  BlobTransfer(
-      BlobVolume volume,
-      int volumeId,
-      VolumeStore volumes,
-      RecordedDigests recorded,
-      WritesInFlight flights,
-      WriteContext context,
-      PassingContent passing) {
-    this.volume = volume;
-    this.volumeId = volumeId;
-    this.volumes = volumes;
-    this.recorded = recorded;
-    this.flights = flights;
+  BlobTransfer(WritableVolume target, WriteContext context, PassingContent passing) {
+    this.target = target;
     this.context = context;
     this.passing = passing;
   }
@@ -85,11 +69,11 @@ final class BlobTransfer {
    */
   Map<ItemToWrite, StoredBlob> transfer(List<ItemToWrite> items, ClusterJournal journal)
       throws SQLException {
-    long window = flights.open(); // before the cluster asks the database
+    long window = target.flights().open(); // before the cluster asks the database
     try {
       return transferAll(items, journal);
     } finally {
-      flights.close(window);
+      target.flights().close(window);
       for (ItemToWrite item : items) {
         if (item.staged() != null && item.staged().handle() instanceof PassingContent.Held held) {
           passing.release(
@@ -121,7 +105,7 @@ final class BlobTransfer {
     long dedupHits = 0;
     if (!byDigest.isEmpty()) {
       Map<BlobDigest, StoredBlob> present =
-          volumes.present(volumeId, recorded.mightHold(byDigest.keySet()));
+          target.rows().present(target.id(), target.recorded().mightHold(byDigest.keySet()));
       List<Map.Entry<BlobDigest, List<ItemToWrite>>> missing = new ArrayList<>();
       for (Map.Entry<BlobDigest, List<ItemToWrite>> e : byDigest.entrySet()) {
         if (!present.containsKey(e.getKey())) {
@@ -176,20 +160,20 @@ final class BlobTransfer {
     journal.dedupHits(dedupHits);
     if (!newBlobs.isEmpty()) {
       try {
-        volume.sync();
+        target.volume().sync();
       } catch (IOException e) {
         throw new SQLException("cannot make the cluster's blobs durable: " + e.getMessage(), e);
       }
-      RecordedDigests.Recording recording = recorded.recording(newBlobs);
+      RecordedDigests.Recording recording = target.recorded().recording(newBlobs);
       long inserted;
       try {
-        inserted = volumes.record(volumeId, newBlobs);
+        inserted = target.rows().record(target.id(), newBlobs);
       } catch (SQLException | RuntimeException e) {
         recording.failed();
         throw e;
       }
       recording.recorded(inserted);
-      flights.recorded(newBlobs);
+      target.flights().recorded(newBlobs);
     }
     return result;
   }
@@ -267,9 +251,14 @@ final class BlobTransfer {
         try {
           byte[] bytes = held.bytes();
           return Copied.of(
-              flights.once(
-                  digest,
-                  () -> volume.write(digest, bytes.length, new ByteArrayInputStream(bytes))));
+              target
+                  .flights()
+                  .once(
+                      digest,
+                      () ->
+                          target
+                              .volume()
+                              .write(digest, bytes.length, new ByteArrayInputStream(bytes))));
         } catch (IOException e) {
           return Copied.failed(e, "not written to the volume: ");
         }
@@ -279,9 +268,14 @@ final class BlobTransfer {
     try {
       // Another cluster's write of the digest is waited for before a turn is taken, not in one.
       return Copied.of(
-          flights.once(
-              digest,
-              () -> context.content().read(digest, size, in -> volume.write(digest, size, in))));
+          target
+              .flights()
+              .once(
+                  digest,
+                  () ->
+                      context
+                          .content()
+                          .read(digest, size, in -> target.volume().write(digest, size, in))));
     } catch (IOException e) {
       return Copied.failed(e, "blob " + digest + ": ");
     }

@@ -58,11 +58,10 @@ final class MailstoreWriter implements MailboxWriter {
     this.volumeId = volumeId;
     this.ids = new IdAllocator(mailboxes.nextFreeItemId(mailbox));
     this.tags = new TagRegistry(mailboxes, mailbox, ids);
-    VolumeStore volumes = new VolumeStore(dataSource);
-    this.passing =
-        new PassingContent(volume, volumeId, volumes, recorded, flights, context, behind);
-    this.transfer =
-        new BlobTransfer(volume, volumeId, volumes, recorded, flights, context, passing);
+    WritableVolume target =
+        new WritableVolume(volume, volumeId, new VolumeStore(dataSource), recorded, flights);
+    this.passing = new PassingContent(target, context, behind);
+    this.transfer = new BlobTransfer(target, context, passing);
   }
 
   @Override

@@ -20,7 +20,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import org.mailrestore.blob.BlobDigest;
-import org.mailrestore.blob.BlobVolume;
 import org.mailrestore.blob.StoredBlob;
 import org.mailrestore.blob.VerifyingInputStream;
 import org.mailrestore.destination.ItemBatch.Staged;
@@ -44,11 +43,7 @@ final class PassingContent {
    */
   record Held(byte[] bytes) {}
 
-  private final BlobVolume volume;
-  private final int volumeId;
-  private final VolumeStore volumes;
-  private final RecordedDigests recorded;
-  private final WritesInFlight flights;
+  private final WritableVolume target;
   private final WriteContext context;
   private final WriteBehind behind;
 
@@ -58,19 +53,8 @@ final class PassingContent {
   /** Content held for its cluster's lookup, whose room is not given back yet. */
   private final Set<Held> holding = ConcurrentHashMap.newKeySet();
 
-  PassingContent(
-      BlobVolume volume,
-      int volumeId,
-      VolumeStore volumes,
-      RecordedDigests recorded,
-      WritesInFlight flights,
-      WriteContext context,
-      WriteBehind behind) {
-    this.volume = volume;
-    this.volumeId = volumeId;
-    this.volumes = volumes;
-    this.recorded = recorded;
-    this.flights = flights;
+  PassingContent(WritableVolume target, WriteContext context, WriteBehind behind) {
+    this.target = target;
     this.context = context;
     this.behind = behind;
   }
@@ -110,7 +94,8 @@ final class PassingContent {
           in.read(); // the end, where the digest and size are checked: -1, or it throws
           return writeBehind(declared, bytes);
         }
-        WritesInFlight.Written w = flights.once(declared, () -> volume.write(declared, size, in));
+        WritesInFlight.Written w =
+            target.flights().once(declared, () -> target.volume().write(declared, size, in));
         if (w.shared()) {
           in.transferTo(OutputStream.nullOutputStream()); // its content checked all the same
         }
@@ -135,8 +120,14 @@ final class PassingContent {
           return writeBehind(digest, head);
         }
         return written(
-            flights.once(
-                digest, () -> volume.write(digest, head.length, new ByteArrayInputStream(head))));
+            target
+                .flights()
+                .once(
+                    digest,
+                    () ->
+                        target
+                            .volume()
+                            .write(digest, head.length, new ByteArrayInputStream(head))));
       }
       Path spool = Files.createTempFile("mailrestore-spool", ".eml");
       try {
@@ -151,7 +142,8 @@ final class PassingContent {
           return written(new WritesInFlight.Written(there, true));
         }
         try (InputStream in = new BufferedInputStream(Files.newInputStream(spool), 1 << 16)) {
-          return written(flights.once(digest, () -> volume.write(digest, total, in)));
+          return written(
+              target.flights().once(digest, () -> target.volume().write(digest, total, in)));
         }
       } finally {
         Files.deleteIfExists(spool);
@@ -161,7 +153,7 @@ final class PassingContent {
 
   /** Whether the volume may hold this digest, or another cluster is writing it. */
   private boolean mayHold(BlobDigest digest) {
-    return recorded.mightHold(digest) || flights.writing(digest);
+    return target.recorded().mightHold(digest) || target.flights().writing(digest);
   }
 
   /**
@@ -171,7 +163,7 @@ final class PassingContent {
    */
   private StoredBlob lookUp(BlobDigest digest) {
     try {
-      return volumes.present(volumeId, List.of(digest)).get(digest);
+      return target.rows().present(target.id(), List.of(digest)).get(digest);
     } catch (SQLException e) {
       return null;
     }
@@ -204,8 +196,11 @@ final class PassingContent {
     behind.enter(size);
     FutureTask<WritesInFlight.Written> write =
         new FutureTask<>(() ->
-            flights.once(
-                digest, () -> volume.write(digest, size, new ByteArrayInputStream(bytes)))) {
+            target
+                .flights()
+                .once(
+                    digest,
+                    () -> target.volume().write(digest, size, new ByteArrayInputStream(bytes)))) {
           @Override
           protected void done() {
             running.remove(this);
