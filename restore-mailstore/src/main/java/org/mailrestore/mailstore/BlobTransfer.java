@@ -1,6 +1,5 @@
 package org.mailrestore.mailstore;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -249,16 +248,7 @@ final class BlobTransfer {
     for (ItemToWrite u : users) {
       if (u.staged() != null && u.staged().handle() instanceof PassingContent.Held held) {
         try {
-          byte[] bytes = held.bytes();
-          return Copied.of(
-              target
-                  .flights()
-                  .once(
-                      digest,
-                      () ->
-                          target
-                              .volume()
-                              .write(digest, bytes.length, new ByteArrayInputStream(bytes))));
+          return Copied.of(target.writeOnce(digest, held.bytes()));
         } catch (IOException e) {
           return Copied.failed(e, "not written to the volume: ");
         }

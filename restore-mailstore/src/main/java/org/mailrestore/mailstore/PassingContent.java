@@ -1,7 +1,6 @@
 package org.mailrestore.mailstore;
 
 import java.io.BufferedInputStream;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -94,8 +93,7 @@ final class PassingContent {
           in.read(); // the end, where the digest and size are checked: -1, or it throws
           return writeBehind(declared, bytes);
         }
-        WritesInFlight.Written w =
-            target.flights().once(declared, () -> target.volume().write(declared, size, in));
+        WritesInFlight.Written w = target.writeOnce(declared, size, in);
         if (w.shared()) {
           in.transferTo(OutputStream.nullOutputStream()); // its content checked all the same
         }
@@ -119,15 +117,7 @@ final class PassingContent {
         if (behind.takes(head.length)) {
           return writeBehind(digest, head);
         }
-        return written(
-            target
-                .flights()
-                .once(
-                    digest,
-                    () ->
-                        target
-                            .volume()
-                            .write(digest, head.length, new ByteArrayInputStream(head))));
+        return written(target.writeOnce(digest, head));
       }
       Path spool = Files.createTempFile("mailrestore-spool", ".eml");
       try {
@@ -142,8 +132,7 @@ final class PassingContent {
           return written(new WritesInFlight.Written(there, true));
         }
         try (InputStream in = new BufferedInputStream(Files.newInputStream(spool), 1 << 16)) {
-          return written(
-              target.flights().once(digest, () -> target.volume().write(digest, total, in)));
+          return written(target.writeOnce(digest, total, in));
         }
       } finally {
         Files.deleteIfExists(spool);
@@ -195,12 +184,7 @@ final class PassingContent {
     int size = bytes.length;
     behind.enter(size);
     FutureTask<WritesInFlight.Written> write =
-        new FutureTask<>(() ->
-            target
-                .flights()
-                .once(
-                    digest,
-                    () -> target.volume().write(digest, size, new ByteArrayInputStream(bytes)))) {
+        new FutureTask<>(() -> target.writeOnce(digest, bytes)) {
           @Override
           protected void done() {
             running.remove(this);
