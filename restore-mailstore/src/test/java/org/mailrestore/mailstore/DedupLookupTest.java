@@ -80,12 +80,8 @@ class DedupLookupTest {
   /** Decision 0082: clusters of accounts restored at once copy a digest new to them once. */
   @Test
   void theSameNewBlobsOfAccountsRestoredAtOnceAreCopiedOnce() throws Exception {
-    long once;
-    try (RestoreFixture f = PackedVolumes.fixture(dir.resolve("volume"))) {
-      restore(f.engine, tree("alone"));
-      once = PackedVolumes.bytesUnder(dir.resolve("volume"));
-    }
-    PackedVolumes.delete(dir.resolve("volume"));
+    long once =
+        PackedVolumes.bytesOfOneRestore(dir.resolve("volume"), e -> restore(e, tree("alone")));
     Path tree = dir.resolve("tree");
     List<String> users = List.of("alice", "bob", "carol", "dave");
     for (String user : users) {

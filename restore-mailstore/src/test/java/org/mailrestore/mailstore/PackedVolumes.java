@@ -31,6 +31,26 @@ final class PackedVolumes {
         MailstoreKind.of(packed), false, RestoreEngine.DEFAULT_LEASE_SECONDS, PathFence.NONE);
   }
 
+  /** A restore into a fixture's engine. */
+  @FunctionalInterface
+  interface Restore {
+    void into(RestoreEngine engine) throws Exception;
+  }
+
+  /**
+   * The bytes a new packed volume at {@code volume} holds after one restore (one copy of each
+   * blob); the volume is deleted after, for the restore to compare with.
+   */
+  static long bytesOfOneRestore(Path volume, Restore restore) throws Exception {
+    long bytes;
+    try (RestoreFixture f = fixture(volume)) {
+      restore.into(f.engine);
+      bytes = bytesUnder(volume);
+    }
+    delete(volume);
+    return bytes;
+  }
+
   /** The bytes of every file under {@code root}: what a second copy of a blob would grow. */
   static long bytesUnder(Path root) throws IOException {
     try (Stream<Path> files = Files.walk(root)) {

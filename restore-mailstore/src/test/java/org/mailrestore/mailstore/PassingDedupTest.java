@@ -97,12 +97,8 @@ class PassingDedupTest {
 
   @Test
   void listMailInArchivesRestoredAtOnceIsWrittenOnce() throws Exception {
-    long once;
-    try (RestoreFixture f = PackedVolumes.fixture(dir.resolve("volume"))) {
-      restore(f.engine, archive("alone"));
-      once = PackedVolumes.bytesUnder(dir.resolve("volume"));
-    }
-    PackedVolumes.delete(dir.resolve("volume"));
+    long once =
+        PackedVolumes.bytesOfOneRestore(dir.resolve("volume"), e -> restore(e, archive("alone")));
     Path archives = dir.resolve("archives");
     List<String> users = List.of("alice", "bob", "carol", "dave");
     for (String user : users) {
