@@ -3,6 +3,7 @@ package org.mailrestore.blob;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.function.Supplier;
 
 /**
  * The largest item a restore reads ({@link StorageLimits#maxItemBytes}), held by every reader that
@@ -24,8 +25,11 @@ public final class ItemSizeLimit {
             + " --max-item-size): not restored");
   }
 
-  /** {@code in}, failing with {@link #tooLarge} once it has given more than {@code maxBytes}. */
-  public static InputStream bound(InputStream in, long maxBytes, String what) {
+  /**
+   * {@code in}, failing with {@link #tooLarge} once it has given more than {@code maxBytes}. What
+   * it is gets described only then: a description per blob read was a measurable part of a restore.
+   */
+  public static InputStream bound(InputStream in, long maxBytes, Supplier<String> what) {
     return new FilterInputStream(in) {
       private long count;
 
@@ -57,7 +61,7 @@ public final class ItemSizeLimit {
       private void counted(long n) throws BlobException {
         count += n;
         if (count > maxBytes) {
-          throw tooLarge(what, maxBytes);
+          throw tooLarge(what.get(), maxBytes);
         }
       }
     };

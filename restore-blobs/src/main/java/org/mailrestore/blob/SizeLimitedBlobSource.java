@@ -19,7 +19,7 @@ final class SizeLimitedBlobSource extends ForwardingBlobSource {
 
   @Override
   public InputStream open(BlobDigest digest) throws IOException {
-    return ItemSizeLimit.bound(delegate.open(digest), maxBytes, describe(digest));
+    return ItemSizeLimit.bound(delegate.open(digest), maxBytes, () -> describe(digest));
   }
 
   @Override

@@ -90,7 +90,7 @@ record MessageFileRead(
           ItemSizeLimit.bound(
               compression.decompress(file),
               maxItemBytes,
-              "the message, decompressed from " + compression.label() + ",");
+              () -> "the message, decompressed from " + compression.label() + ",");
       return hashed(message, compression, head, buffer);
     } catch (BlobException e) {
       throw e;
