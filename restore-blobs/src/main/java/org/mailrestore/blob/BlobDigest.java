@@ -78,6 +78,20 @@ public record BlobDigest(String hex) {
     return bytes;
   }
 
+  /**
+   * Bytes {@code 8 * index} to {@code 8 * index + 7} of the digest as one big-endian long ({@code
+   * index} 0 to 3): evenly spread bits, whatever the content, for filters and tables. From the
+   * digits by the same table as {@link #toBytes}: {@link Long#parseUnsignedLong} was half of a
+   * filter's look-up, under the client compiler.
+   */
+  public long word(int index) {
+    long word = 0;
+    for (int i = 16 * index, end = i + 16; i < end; i++) {
+      word = word << 4 | NIBBLES[hex.charAt(i)];
+    }
+    return word;
+  }
+
   /** The first two hex digits: the fan-out directory (or key prefix) of the blob. */
   public String shard() {
     return hex.substring(0, 2);

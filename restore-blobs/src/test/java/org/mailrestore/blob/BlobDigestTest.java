@@ -28,6 +28,21 @@ class BlobDigestTest {
   }
 
   @Test
+  void eachWordIsEightOfTheBytesBigEndian() {
+    Random random = new Random(44);
+    for (int n = 0; n < 1000; n++) {
+      byte[] sha = new byte[32];
+      random.nextBytes(sha);
+      BlobDigest digest = BlobDigest.of(sha);
+      java.nio.ByteBuffer words = java.nio.ByteBuffer.wrap(sha);
+      for (int i = 0; i < 4; i++) {
+        assertThat(digest.word(i)).as("word %d of %s", i, digest).isEqualTo(words.getLong());
+      }
+    }
+    assertThat(BlobDigest.parse("f".repeat(64)).word(3)).isEqualTo(-1L);
+  }
+
+  @Test
   void onlySixtyFourLowerCaseHexDigitsAreADigest() {
     String valid = "0123456789abcdef".repeat(4);
     assertThat(BlobDigest.isValid(valid)).isTrue();
