@@ -1,19 +1,25 @@
 package org.mailrestore.bench;
 
+import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * How a restore JVM is started so that it starts as the {@code mailrestore} launcher starts a
  * command: from plain jars (the benchmark jar unpacked once per build; not through Spring Boot's
  * loader of nested jars, which no user's restore goes through) and, on JDK 25 and later, with an
  * ahead-of-time cache of its classes (JEP 483), made once per build by an unmeasured training
- * restore, as the launcher makes its own with a demo restore.
+ * restore, as the launcher makes its own with a demo restore. AWS-LC's native library is unpacked
+ * beside the jars and loaded from there, as the launcher does (decision 0025): loaded from its
+ * signed jar it costs every restore JVM about 0.2 CPU-s that no user's command pays.
  */
 final class ChildJvm {
 
@@ -48,8 +54,35 @@ final class ChildJvm {
         flags.add("-XX:AOTCache=" + cache);
       }
     }
+    Path lib = jar.resolveSibling(NATIVE_DIR);
+    if (Files.isRegularFile(lib.resolve(NATIVE_LIB))) {
+      flags.add("-Dcom.amazon.corretto.crypto.provider.useExternalLib=true");
+      String path = System.getProperty("java.library.path", "");
+      flags.add("-Djava.library.path=" + lib + (path.isEmpty() ? "" : File.pathSeparator + path));
+    }
     flags.addAll(List.of("-jar", jar.toString()));
     return flags;
+  }
+
+  private static final String NATIVE_DIR = "native";
+  private static final String NATIVE_LIB = "libamazonCorrettoCryptoProvider.so";
+
+  /** AWS-LC's library out of its jar into {@code dir}/native, where the provider's jar has one. */
+  private static void unpackNative(Path dir) throws IOException {
+    try (var jars =
+        Files.newDirectoryStream(dir.resolve("lib"), "AmazonCorrettoCryptoProvider-*")) {
+      for (Path accp : jars) {
+        try (ZipFile zip = new ZipFile(accp.toFile())) {
+          ZipEntry entry = zip.getEntry("com/amazon/corretto/crypto/provider/" + NATIVE_LIB);
+          if (entry != null) {
+            Files.createDirectories(dir.resolve(NATIVE_DIR));
+            try (InputStream in = zip.getInputStream(entry)) {
+              Files.copy(in, dir.resolve(NATIVE_DIR).resolve(NATIVE_LIB));
+            }
+          }
+        }
+      }
+    }
   }
 
   /** The benchmark jar unpacked next to itself, once per build of it; a jar naming the others. */
@@ -81,6 +114,7 @@ final class ChildJvm {
     if (p.waitFor() != 0) {
       throw new IOException("cannot unpack " + packed + ": " + out);
     }
+    unpackNative(partial);
     Files.move(partial, dir);
     return jar;
   }
