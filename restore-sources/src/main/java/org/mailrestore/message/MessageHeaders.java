@@ -202,7 +202,11 @@ public record MessageHeaders(String sender, String subject, Long date) {
     return true;
   }
 
-  /** Decodes RFC 2047 encoded words; words it cannot decode stay as they are. */
+  /**
+   * Decodes RFC 2047 encoded words; words it cannot decode stay as they are. The bytes of adjacent
+   * words in one charset are decoded together, as mail readers do: writers split long subjects at
+   * any byte, even inside a character.
+   */
   public static String decodeWords(String value) {
     if (!value.contains("=?")) {
       return value;
@@ -210,24 +214,63 @@ public record MessageHeaders(String sender, String subject, Long date) {
     String joined = BETWEEN_ENCODED_WORDS.matcher(value).replaceAll("$1$2");
     Matcher m = ENCODED_WORD.matcher(joined);
     StringBuilder sb = new StringBuilder();
+    int copied = 0; // joined up to here is in sb or in the run
+    String runCharset = null; // the charset of the run of adjacent words being gathered
+    String runText = null; // the run's words as they are, should its charset be unknown
+    java.io.ByteArrayOutputStream run = new java.io.ByteArrayOutputStream();
     while (m.find()) {
-      String decoded;
-      try {
-        byte[] bytes =
-            m.group(2).equalsIgnoreCase("B")
-                ? Base64.getMimeDecoder().decode(m.group(3))
-                : quotedPrintable(m.group(3));
-        decoded = MailCharsets.decode(bytes, m.group(1));
-        if (decoded == null) {
-          decoded = m.group(); // a charset nobody knows: the word as it is
-        }
-      } catch (IllegalArgumentException e) {
-        decoded = m.group();
+      byte[] bytes = wordBytes(m.group(2), m.group(3));
+      boolean adjacent = runCharset != null && m.start() == copied;
+      if (adjacent && bytes != null && runCharset.equalsIgnoreCase(m.group(1))) {
+        run.writeBytes(bytes);
+        runText += m.group();
+        copied = m.end();
+        continue;
       }
-      m.appendReplacement(sb, Matcher.quoteReplacement(decoded));
+      if (runCharset != null) {
+        sb.append(decodeRun(run.toByteArray(), runCharset, runText));
+        runCharset = null;
+      }
+      sb.append(joined, copied, m.start());
+      if (bytes == null) {
+        sb.append(m.group()); // not decodable: the word as it is
+      } else {
+        runCharset = m.group(1);
+        runText = m.group();
+        run.reset();
+        run.writeBytes(bytes);
+      }
+      copied = m.end();
     }
-    m.appendTail(sb);
+    if (runCharset != null) {
+      sb.append(decodeRun(run.toByteArray(), runCharset, runText));
+    }
+    sb.append(joined, copied, joined.length());
     return sb.toString();
+  }
+
+  /** A word's bytes, or null when its text is not valid in its encoding. */
+  private static byte[] wordBytes(String encoding, String text) {
+    try {
+      if (!encoding.equalsIgnoreCase("B")) {
+        return quotedPrintable(text);
+      }
+      // Strictly: the MIME decoder skips what is not base64, and a broken word became noise.
+      // Padding is not required, and a stray one is forgiven.
+      int end = text.length();
+      while (end > 0 && text.charAt(end - 1) == '=') {
+        end--;
+      }
+      return Base64.getDecoder().decode(text.substring(0, end));
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /** The text of a run of words, or the words as they are when nobody knows its charset. */
+  private static String decodeRun(byte[] bytes, String charset, String asTheyAre) {
+    String decoded = MailCharsets.decode(bytes, charset);
+    return decoded != null ? decoded : asTheyAre;
   }
 
   private static byte[] quotedPrintable(String text) {

@@ -53,6 +53,36 @@ class MessageHeadersTest {
   }
 
   @Test
+  void adjacentWordsInOneCharsetAreDecodedTogetherAndBrokenOnesStayAsTheyAre() throws Exception {
+    byte[] utf8 = "Grüße aus Köln".getBytes(StandardCharsets.UTF_8);
+    // Split inside the two bytes of ü, as some writers split long subjects.
+    String split =
+        word("UTF-8", java.util.Arrays.copyOfRange(utf8, 0, 3))
+            + "\r\n "
+            + word("utf-8", java.util.Arrays.copyOfRange(utf8, 3, utf8.length));
+    assertThat(MessageHeaders.decodeWords(split)).isEqualTo("Grüße aus Köln");
+    assertThat(MessageHeaders.decodeWords("=?utf-8?q?Gr=C3?= =?utf-8?q?=BC=C3=9Fe?="))
+        .isEqualTo("Grüße");
+    // In two charsets, each word is its own text; words apart keep what is between them.
+    assertThat(
+            MessageHeaders.decodeWords(
+                word("iso-8859-1", "café ".getBytes(StandardCharsets.ISO_8859_1))
+                    + " "
+                    + word("utf-8", "olé".getBytes(StandardCharsets.UTF_8))))
+        .isEqualTo("café olé");
+    assertThat(MessageHeaders.decodeWords("Re: =?utf-8?q?a?= and =?utf-8?q?b?= !"))
+        .isEqualTo("Re: a and b !");
+    // Not base64: the word as it is, not noise; no padding, or a stray one, is forgiven.
+    assertThat(MessageHeaders.decodeWords("Re: =?UTF-8?B?broken!!base64?= x"))
+        .isEqualTo("Re: =?UTF-8?B?broken!!base64?= x");
+    assertThat(MessageHeaders.decodeWords("=?UTF-8?B?w7xiZXI?=")).isEqualTo("über");
+    assertThat(MessageHeaders.decodeWords("=?UTF-8?B?w7xiZXI==?=")).isEqualTo("über");
+    // A broken word between two good ones does not join them.
+    assertThat(MessageHeaders.decodeWords("=?utf-8?q?a?= =?utf-8?b?!!?= =?utf-8?q?b?="))
+        .isEqualTo("a=?utf-8?b?!!?=b");
+  }
+
+  @Test
   void encodedWordsInTheCharsetsMailReallyNames() throws Exception {
     java.util.Map<String, String> expected = new java.util.LinkedHashMap<>();
     expected.put(word("ks_c_5601-1987", "안녕하세요".getBytes("x-windows-949")), "안녕하세요");
