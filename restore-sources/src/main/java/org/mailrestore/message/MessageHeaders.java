@@ -1,5 +1,6 @@
 package org.mailrestore.message;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
@@ -217,7 +218,7 @@ public record MessageHeaders(String sender, String subject, Long date) {
     int copied = 0; // joined up to here is in sb or in the run
     String runCharset = null; // the charset of the run of adjacent words being gathered
     String runText = null; // the run's words as they are, should its charset be unknown
-    java.io.ByteArrayOutputStream run = new java.io.ByteArrayOutputStream();
+    ByteArrayOutputStream run = new ByteArrayOutputStream();
     while (m.find()) {
       byte[] bytes = wordBytes(m.group(2), m.group(3));
       boolean adjacent = runCharset != null && m.start() == copied;
