@@ -68,6 +68,8 @@ final class Report {
       context("dedup ratio", (double) r.bytesRestored() / r.volumeBytes());
     }
     context("dedup hits", r.dedupHits());
+    // The JDK's SHA-256 under the client compiler is ten times slower: a figure to read with it.
+    context("SHA-256 of the restore JVM", r.sha256Provider());
   }
 
   Row add(String group, String name, long objects, long bytes, double seconds) {

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.mailrestore.backup.BackupSourceKind;
 import org.mailrestore.blob.BlobCompression;
+import org.mailrestore.blob.Sha256;
 import org.mailrestore.blob.s3.S3Settings;
 import org.mailrestore.mail.Json;
 import org.mailrestore.mailstore.MailstoreKind;
@@ -113,7 +114,8 @@ public final class RestoreRun {
       long cpuNanos,
       long wallNanos,
       long volumeBytes,
-      ServerWork dataServerWork) {}
+      ServerWork dataServerWork,
+      String sha256Provider) {}
 
   /** A restore's view at its end, and what the database did from phase 2's start to that end. */
   private record Restored(OperationView view, ServerWork dataServerWork) {}
@@ -175,7 +177,9 @@ public final class RestoreRun {
             cpu,
             wall,
             volumeBytes(p),
-            restored.dataServerWork());
+            restored.dataServerWork(),
+            // At the end: the provider loads beside the start, and hashes from then on.
+            Sha256.providerName());
     Files.writeString(Path.of(args[1]), Json.MAPPER.writeValueAsString(result));
   }
 
