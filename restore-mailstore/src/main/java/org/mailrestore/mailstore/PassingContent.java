@@ -86,7 +86,7 @@ final class PassingContent {
         StoredBlob there = maybe ? lookUp(declared) : null;
         if (there != null) {
           in.transferTo(OutputStream.nullOutputStream()); // its content checked all the same
-          return written(new WritesInFlight.Written(there, true));
+          return found(there);
         }
         if (size >= 0 && behind.takes(size)) {
           byte[] bytes = in.readNBytes((int) size);
@@ -111,7 +111,7 @@ final class PassingContent {
           }
           StoredBlob there = lookUp(digest);
           if (there != null) {
-            return written(new WritesInFlight.Written(there, true));
+            return found(there);
           }
         }
         if (behind.takes(head.length)) {
@@ -129,7 +129,7 @@ final class PassingContent {
         BlobDigest digest = BlobDigest.of(sha.digest());
         StoredBlob there = mayHold(digest) ? lookUp(digest) : null;
         if (there != null) {
-          return written(new WritesInFlight.Written(there, true));
+          return found(there);
         }
         try (InputStream in = new BufferedInputStream(Files.newInputStream(spool), 1 << 16)) {
           return written(target.writeOnce(digest, total, in));
@@ -173,6 +173,11 @@ final class PassingContent {
 
   private static Staged written(WritesInFlight.Written w) {
     return new Staged(w.blob().digest(), w.blob().rawSize(), CompletableFuture.completedFuture(w));
+  }
+
+  /** Content the volume holds already: its blob, shared, and nothing written. */
+  private static Staged found(StoredBlob there) {
+    return written(new WritesInFlight.Written(there, true));
   }
 
   /**
